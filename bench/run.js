@@ -1,0 +1,138 @@
+// `npm run bench`: throughput of the estimators against the record's reference (python3), hostile inputs through
+// `floorguard check`, and the other hot paths. Runs against dist/ (built by `npm ci`). Prints a table and writes
+// .bench/results.json. Numbers are measured here, never asserted by unit tests.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { performance } from 'node:perf_hooks'
+import { agentText, prng } from './_text.js'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const dist = join(root, 'dist')
+if (!existsSync(join(dist, 'index.js'))) {
+  console.error('bench: dist/ is missing; run `npm run build` first')
+  process.exit(1)
+}
+const only = process.argv.slice(2)
+const wanted = (name) => only.length === 0 || only.includes(name)
+const work = mkdtempSync(join(tmpdir(), 'floorguard-bench-'))
+const results = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length }, benches: {} }
+const MB = 1024 * 1024
+
+function best(runs, fn) {
+  let fastest = Infinity
+  let value
+  for (let run = 0; run < runs; run++) {
+    const start = performance.now()
+    value = fn()
+    fastest = Math.min(fastest, performance.now() - start)
+  }
+  return { ms: fastest, value }
+}
+
+async function estimators() {
+  const { createSeedEstimator, createFullEstimator, createTokenizer, seedEstimateText } = await import(join(dist, 'index.js'))
+  const text = agentText(8 * MB)
+  const megabytes = Buffer.byteLength(text) / MB
+  const file = join(work, 'agent.txt')
+  writeFileSync(file, text)
+  const spec = join(root, '..', 'shared', 'spec')
+  const rows = []
+  if (existsSync(join(spec, 'seed_floor.py'))) {
+    const script = `import sys, time; sys.path.insert(0, ${JSON.stringify(spec)}); from seed_floor import estimate_floor
+t = open(${JSON.stringify(file)}, encoding='utf-8', newline='').read()
+best = 1e9
+for _ in range(2):
+    s = time.perf_counter(); e = estimate_floor(t); best = min(best, time.perf_counter() - s)
+print(best, e.irreducible_tokens, e.margin_tokens)`
+    const [seconds, irreducible, margin] = execFileSync('python3', ['-c', script], { encoding: 'utf8' }).trim().split(' ').map(Number)
+    rows.push({ name: 'reference seed_floor.py (python3)', ms: seconds * 1000, mbPerSecond: megabytes / seconds, irreducible, margin })
+  } else {
+    console.error('bench: ../shared/spec/seed_floor.py not found; skipping the reference')
+  }
+  const seedText = typeof seedEstimateText === 'function' ? seedEstimateText : (input) => createSeedEstimator().estimate([{ role: 'user', parts: [{ type: 'text', text: input }] }])
+  const seed = best(3, () => seedText(text, 0.2))
+  rows.push({ name: 'floorguard seed', ms: seed.ms, mbPerSecond: megabytes / (seed.ms / 1000), irreducible: seed.value.irreducible, margin: seed.value.margin })
+  const tokenizer = await createTokenizer('o200k_base')
+  const message = { role: 'user', parts: [{ type: 'text', text }] }
+  // A fresh estimator per run: its per-message cache must not turn later runs into lookups.
+  const full = best(3, () => createFullEstimator({ tokenizer }).estimate([{ ...message }]))
+  rows.push({ name: 'floorguard full (o200k_base)', ms: full.ms, mbPerSecond: megabytes / (full.ms / 1000), irreducible: full.value.irreducible, margin: full.value.margin })
+  const reference = rows[0]?.name.startsWith('reference') ? rows[0] : undefined
+  for (const row of rows) if (reference) row.vsReference = row.mbPerSecond / reference.mbPerSecond
+  return { megabytes, rows }
+}
+
+function hostile() {
+  const size = MB
+  const random = prng(7)
+  const base64 = Array.from({ length: size }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'[Math.floor(random() * 64)]).join('')
+  const inputs = {
+    'benign agent text': agentText(size, 9),
+    'word characters': 'a'.repeat(size),
+    'dotted run, no slash': 'a.'.repeat(size / 2),
+    'unterminated quotes': `${'"'}${'a '.repeat(size / 4)}\n${"'it".repeat(size / 6)}`,
+    'digit run': '1'.repeat(size),
+    'uppercase run': 'A'.repeat(size),
+    'one giant token': base64,
+    'path-like run': 'a/'.repeat(size / 2),
+  }
+  const rows = []
+  for (const estimator of ['full', 'seed']) {
+    let benign
+    for (const [name, text] of Object.entries(inputs)) {
+      const file = join(work, `hostile-${rows.length}.txt`)
+      writeFileSync(file, text)
+      const timing = best(3, () => {
+        const run = spawnSync(process.execPath, [join(root, 'bin', 'floorguard.js'), 'check', file, '--format', 'text', '--estimator', estimator, '--json'], { encoding: 'utf8', maxBuffer: 256 * MB })
+        if (run.status !== 0) throw new Error(`check failed on ${name}: ${run.stderr}`)
+        return JSON.parse(run.stdout).floor.total
+      })
+      benign ??= timing.ms
+      rows.push({ estimator, input: name, ms: timing.ms, vsBenign: timing.ms / benign, floor: timing.value })
+    }
+  }
+  return { bytes: size, rows }
+}
+
+function childBench(script, args = []) {
+  const path = join(root, 'bench', script)
+  if (!existsSync(path)) return { skipped: `${script} not present` }
+  const run = spawnSync(process.execPath, ['--expose-gc', path, ...args], { encoding: 'utf8', maxBuffer: 64 * MB })
+  if (run.status !== 0) throw new Error(`${script} failed: ${run.stderr}`)
+  return run.stdout.trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line))
+}
+
+try {
+  if (wanted('estimators')) results.benches.estimators = await estimators()
+  if (wanted('hostile')) results.benches.hostile = hostile()
+  if (wanted('plan')) results.benches.plan = childBench('plan.js')
+  if (wanted('jsonl')) results.benches.jsonl = childBench('jsonl.js')
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
+
+const fixed = (value, digits = 1) => (typeof value === 'number' ? value.toFixed(digits) : String(value))
+if (results.benches.estimators) {
+  console.log(`\nestimators on ${fixed(results.benches.estimators.megabytes, 2)} MB of agent-like text`)
+  for (const row of results.benches.estimators.rows) {
+    console.log(`  ${row.name.padEnd(36)} ${fixed(row.mbPerSecond).padStart(8)} MB/s  ${fixed(row.ms, 0).padStart(7)} ms  ${row.vsReference ? `${fixed(row.vsReference)}x reference` : ''}  (irreducible ${row.irreducible}, margin ${row.margin})`)
+  }
+}
+if (results.benches.hostile) {
+  console.log('\nhostile 1 MB inputs through `floorguard check --format text` (best of 3, includes process start)')
+  for (const row of results.benches.hostile.rows) {
+    console.log(`  ${row.estimator.padEnd(5)} ${row.input.padEnd(24)} ${fixed(row.ms, 0).padStart(6)} ms  ${fixed(row.vsBenign, 2).padStart(5)}x benign  floor ${row.floor}`)
+  }
+}
+for (const name of ['plan', 'jsonl']) {
+  const bench = results.benches[name]
+  if (!bench) continue
+  console.log(`\n${name}`)
+  for (const row of Array.isArray(bench) ? bench : [bench]) console.log(`  ${JSON.stringify(row)}`)
+}
+mkdirSync(join(root, '.bench'), { recursive: true })
+writeFileSync(join(root, '.bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+console.log('\nwritten to .bench/results.json')

@@ -1,0 +1,111 @@
+import { FloorguardError } from '../errors.js'
+import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimator.js'
+import type { TokenizerV1 } from '../spec/tokenizer.js'
+import type { Message, Transcript } from '../spec/transcript.js'
+import { renderMessage } from '../transcript/render.js'
+
+/** A half-open range of message indices. */
+export type MessageRange = readonly [start: number, end: number]
+
+/** What `check` decided, before any summarizer runs. */
+export type CheckDecision =
+  | { readonly kind: 'compact'; readonly reason: string; readonly message: string }
+  | { readonly kind: 'refuse'; readonly reason: string; readonly message: string }
+
+/** Options of {@link checkTranscript}. */
+export interface CheckOptions {
+  readonly estimator: FloorEstimatorV1
+  /** Counts the segment's tokens. */
+  readonly tokenizer: TokenizerV1
+  /**
+   * The summary slot in tokens.
+   * @default 2000
+   */
+  readonly slot?: number
+  /**
+   * Half-open message range `[start, end)`; either side may be omitted.
+   * @default the whole transcript
+   */
+  readonly range?: { readonly start?: number; readonly end?: number }
+}
+
+/** The segment a check looked at. */
+export interface CheckSegment {
+  readonly range: MessageRange
+  readonly messages: number
+  /** Sum of each message's rendered-text token count. */
+  readonly tokens: number
+  readonly toolCalls: number
+  readonly toolResults: number
+  /** Tool calls or results in the segment whose partner is missing from the whole transcript. */
+  readonly unpaired: number
+}
+
+/** The result of a check: the segment, its floor and the decision. */
+export interface CheckResult {
+  readonly segment: CheckSegment
+  readonly floor: FloorEstimate
+  readonly slot: number
+  readonly decision: CheckDecision
+}
+
+/** Resolves a user range against a transcript length, or throws naming the flag. */
+export function resolveRange(range: CheckOptions['range'], length: number): MessageRange {
+  const start = range?.start ?? 0
+  const end = range?.end ?? length
+  if (start > length || end > length) {
+    throw new FloorguardError('invalid-argument', `--range: expected indices within the transcript's ${length} messages, got ${start}:${end}`)
+  }
+  return [start, end]
+}
+
+/** Counts a segment's messages, tokens, tool calls, tool results and unpaired parts. */
+export function describeSegment(transcript: Transcript, range: MessageRange, tokenizer: TokenizerV1): CheckSegment {
+  const [start, end] = range
+  const messages = transcript.messages.slice(start, end)
+  let tokens = 0
+  let toolCalls = 0
+  let toolResults = 0
+  for (const message of messages) {
+    tokens += tokenizer.count(renderMessage(message).text)
+    for (const part of message.parts) {
+      if (part.type === 'tool-call') toolCalls++
+      else if (part.type === 'tool-result') toolResults++
+    }
+  }
+  const unpaired = transcript.unpaired.filter((part) => part.message >= start && part.message < end).length
+  return { range, messages: messages.length, tokens, toolCalls, toolResults, unpaired }
+}
+
+/**
+ * The record's precondition for one segment: compact when slot >= floor (irreducible + margin), else refuse.
+ * (The planner refines refusals into splits where a partition fits.)
+ */
+export function decide(floor: FloorEstimate, slot: number): CheckDecision {
+  if (slot >= floor.total) {
+    return { kind: 'compact', reason: 'slot-covers-floor', message: `slot ${slot} >= floor ${floor.total} (irreducible ${floor.irreducible} + margin ${floor.margin})` }
+  }
+  return {
+    kind: 'refuse',
+    reason: 'slot-below-floor',
+    message: `slot ${slot} < floor ${floor.total} (irreducible ${floor.irreducible} + margin ${floor.margin}): keep the segment raw, split it, or raise the slot to ${floor.total}`,
+  }
+}
+
+/** Estimates a transcript segment's floor and decides whether it may be compacted into the slot. */
+export function checkTranscript(transcript: Transcript, options: CheckOptions): CheckResult {
+  const slot = options.slot ?? 2000
+  const range = resolveRange(options.range, transcript.messages.length)
+  const messages: readonly Message[] = transcript.messages.slice(range[0], range[1])
+  const floor = options.estimator.estimate(messages, range[0])
+  return { segment: describeSegment(transcript, range, options.tokenizer), floor, slot, decision: decide(floor, slot) }
+}
+
+/** The largest items first (ties in order of appearance), at most `limit`. */
+export function largestItems(items: readonly FloorItem[], limit: number): FloorItem[] {
+  return items
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => b.item.tokens - a.item.tokens || a.index - b.index)
+    .slice(0, limit)
+    .map(({ item }) => item)
+}

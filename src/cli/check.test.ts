@@ -1,0 +1,144 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createTokenizer } from '../tokenize/index.js'
+import { runCaptured } from './_test-io.js'
+
+const repo = join(import.meta.dirname, '..', '..')
+const example = join(repo, 'examples', 'turn-412.openai.json')
+const work = mkdtempSync(join(tmpdir(), 'floorguard-check-'))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+const file = (name: string, text: string) => {
+  const path = join(work, name)
+  writeFileSync(path, text)
+  return path
+}
+
+describe('floorguard check', () => {
+  it('prints exactly one JSON object in the documented shape', async () => {
+    const { code, stdout } = await runCaptured(['check', example, '--json'])
+    expect(code).toBe(0)
+    const lines = stdout.trim().split('\n')
+    expect(lines).toHaveLength(1)
+    const report = JSON.parse(lines[0]!)
+    expect(Object.keys(report)).toEqual(['version', 'file', 'format', 'tokenizer', 'estimator', 'segment', 'floor', 'slot', 'decision', 'items'])
+    expect(report).toMatchObject({ version: 1, file: example, format: 'openai', tokenizer: 'o200k_base', estimator: 'full', slot: 2000 })
+    expect(report.segment).toMatchObject({ range: [0, 16], messages: 16, toolCalls: 6, toolResults: 6, unpaired: 0 })
+    expect(report.floor.total).toBe(report.floor.irreducible + report.floor.margin)
+    expect(report.floor.irreducible).toBe(report.items.reduce((sum: number, item: { tokens: number }) => sum + item.tokens, 0))
+    expect(report.decision.kind).toBe('compact')
+    for (const item of report.items) expect(Object.keys(item)).toEqual(['kind', 'text', 'tokens', 'message', 'start', 'end'])
+    expect(report.items.map((item: { text: string }) => item.text)).toContain("OSError: [Errno 28] No space left on device: '/var/tmp/x.bin'")
+  })
+
+  it('refuses when the slot is below the floor, and still exits 0', async () => {
+    const { code, stdout } = await runCaptured(['check', example, '--json', '--slot', '50'])
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout).decision.kind).not.toBe('compact')
+  })
+
+  it('honours --range, --margin, --tokenizer and --estimator', async () => {
+    const { stdout } = await runCaptured(['check', example, '--json', '--range', '1:4', '--margin', '0.25', '--tokenizer', 'cl100k_base', '--estimator', 'full'])
+    const report = JSON.parse(stdout)
+    expect(report.segment).toMatchObject({ range: [1, 4], messages: 3 })
+    expect(report.tokenizer).toBe('cl100k_base')
+    expect(report.floor.margin).toBe(Math.ceil(report.floor.irreducible * 0.25))
+    expect(report.items.every((item: { message: number }) => item.message >= 1 && item.message < 4)).toBe(true)
+  })
+
+  it('treats --format text as one segment of the whole file, newlines untranslated', async () => {
+    const text = 'You must keep CRLF.\r\nPath: /var/tmp/x.bin\r\n'
+    const { stdout } = await runCaptured(['check', file('plain.txt', text), '--format', 'text', '--json'])
+    const report = JSON.parse(stdout)
+    const tokenizer = await createTokenizer('o200k_base')
+    expect(report.segment).toMatchObject({ range: [0, 1], messages: 1, tokens: tokenizer.count(text) })
+    expect(report.items.map((item: { text: string }) => item.text)).toEqual(['You must keep CRLF.', '/var/tmp/x.bin'])
+  })
+
+  it('reads standard input for -', async () => {
+    const { code, stdout } = await runCaptured(['check', '-', '--format', 'text', '--json'], { stdin: 'Never use port 8080.' })
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout).items[0].text).toBe('Never use port 8080.')
+  })
+
+  it('prints a readable report by default', async () => {
+    const { stdout } = await runCaptured(['check', example])
+    expect(stdout).toMatch(/^floor \d+ tokens = irreducible \d+ \+ margin \d+/m)
+    expect(stdout).toContain('largest items:')
+    expect(stdout).toMatch(/^decision: COMPACT/m)
+  })
+
+  it.each([
+    [['check', example, '--slot', 'lots'], /--slot: expected a non-negative integer, got "lots"/],
+    [['check', example, '--margin', '2'], /--margin: expected a number from 0 to 1/],
+    [['check', example, '--range', '9'], /--range: expected A:B/],
+    [['check', example, '--range', '0:99'], /--range: expected indices within the transcript's 16 messages/],
+    [['check', example, '--tokenizer', 'p50k'], /unknown tokenizer "p50k": expected one of o200k_base, cl100k_base, approx/],
+    [['check', example, '--estimator', 'magic'], /unknown estimator "magic": expected one of full, seed, conservative/],
+    [['check', example, '--bogus'], /Unknown option '--bogus'/],
+    [['check', join(work, 'missing.json')], /missing\.json: expected a readable file/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+  ])('bad usage %j exits 2 with one line', async (argv, message) => {
+    const { code, stderr, stdout } = await runCaptured(argv)
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(stderr).toMatch(message)
+  })
+
+  it('reports malformed JSON as file:line:column and exits 2 without a stack', async () => {
+    const path = file('broken.json', '[\n  {"role": "user", "content": "hi"},\n  {"role": \n')
+    const { code, stderr } = await runCaptured(['check', path, '--format', 'openai'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: expected`))
+    expect(stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('adds the stack with --debug', async () => {
+    const { stderr } = await runCaptured(['check', file('broken2.json', '{'), '--format', 'openai', '--debug'])
+    expect(stderr).toMatch(/\n\s+at /)
+  })
+
+  it('never modifies the input file', async () => {
+    const before = readFileSync(example)
+    await runCaptured(['check', example, '--json'])
+    expect(readFileSync(example).equals(before)).toBe(true)
+  })
+})
+
+describe('hostile inputs through check (results, not times)', () => {
+  const check = async (text: string, estimator = 'full') => JSON.parse((await runCaptured(['check', file(`h-${estimator}.txt`, text), '--format', 'text', '--json', '--estimator', estimator])).stdout)
+
+  it('treats blobs (runs of word characters, digits, capitals, dots, one giant token) as narrative', async () => {
+    for (const text of ['a'.repeat(1 << 20), '1'.repeat(1 << 20), 'A'.repeat(1 << 20), 'a.'.repeat(1 << 19), 'x/'.repeat(1 << 19)]) {
+      expect((await check(text)).floor).toEqual({ irreducible: 0, margin: 0, total: 0 })
+    }
+  })
+
+  it('prices a repeated quote once and ignores unterminated quotes', async () => {
+    const tokenizer = await createTokenizer('o200k_base')
+    const repeated = await check('say "x" '.repeat(100_000))
+    expect(repeated.items).toHaveLength(1)
+    expect(repeated.floor.irreducible).toBe(tokenizer.count('"x"'))
+    expect((await check('"open and never closed\n'.repeat(50_000).replaceAll('never', 'forever'))).floor.total).toBe(0)
+  })
+
+  it('keeps every distinct path of a long listing', async () => {
+    const listing = Array.from({ length: 20_000 }, (_, index) => `/srv/data/shard-${index}.bin`).join('\n')
+    const report = await check(listing)
+    expect(report.items).toHaveLength(20_000)
+    expect(report.items.every((item: { kind: string }) => item.kind === 'path')).toBe(true)
+  })
+})
+
+describe('the floorguard binary', () => {
+  it('runs from the checkout (dist/ built by npm ci) and exits 2 on bad input', () => {
+    const ok = spawnSync(process.execPath, [join(repo, 'bin', 'floorguard.js'), 'check', example, '--json'], { encoding: 'utf8' })
+    expect(ok.status).toBe(0)
+    expect(JSON.parse(ok.stdout).version).toBe(1)
+    const bad = spawnSync(process.execPath, [join(repo, 'bin', 'floorguard.js'), 'check', example, '--slot', '-1'], { encoding: 'utf8' })
+    expect(bad.status).toBe(2)
+  })
+})

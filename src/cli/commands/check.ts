@@ -1,0 +1,60 @@
+import { checkTranscript } from '../../check/index.js'
+import { createEstimator } from '../../estimate/index.js'
+import { checkJson, renderCheckReport } from '../../report/check.js'
+import { createTokenizer } from '../../tokenize/index.js'
+import { parseCommandArgs, parseIntegerFlag, parseRangeFlag, parseRatioFlag, UsageError, type CliCommand } from '../_command.js'
+import { loadTranscript } from '../_load.js'
+
+const usage = `usage: floorguard check [FILE|-] [--format auto|text|openai|…] [--range A:B] [--slot N] [--margin R]
+                       [--tokenizer o200k_base|cl100k_base|approx] [--estimator full|seed|conservative]
+                       [--lenient] [--json] [--debug]
+
+Estimates the floor (irreducible tokens + coherence margin) of a transcript segment and decides whether it can be
+compacted into a summary slot of N tokens. FILE defaults to standard input.
+
+  --format      input format, or auto (default) to detect it
+  --range A:B   half-open range of message indices (default: all messages)
+  --slot N      summary slot in tokens (default 2000)
+  --margin R    coherence margin ratio (default 0.2)
+  --tokenizer   o200k_base (default), cl100k_base, approx (ceil(chars/4))
+  --estimator   full (default), seed (the record's reference estimator), conservative (fixed floor)
+  --lenient     skip a truncated last JSONL line (a log still being written)
+  --json        print one JSON object instead of the report
+
+Exit codes: 0 ran (whatever the decision), 2 bad usage or input, 1 internal error.`
+
+const options = {
+  format: { type: 'string' },
+  range: { type: 'string' },
+  slot: { type: 'string' },
+  margin: { type: 'string' },
+  tokenizer: { type: 'string' },
+  estimator: { type: 'string' },
+  lenient: { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const
+
+/** `floorguard check`: the floor of a segment and the compact/split/refuse decision. */
+export const checkCommand: CliCommand = {
+  name: 'check',
+  summary: 'estimate a segment\'s floor and decide: compact, split or refuse',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, options)
+    if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`)
+    const slot = parseIntegerFlag('slot', values.slot, 2000)
+    const marginRatio = parseRatioFlag('margin', values.margin, 0.2)
+    const range = parseRangeFlag(values.range)
+    const tokenizer = await createTokenizer((values.tokenizer as string | undefined) ?? 'o200k_base')
+    const estimator = createEstimator({ name: (values.estimator as string | undefined) ?? 'full', tokenizer, marginRatio })
+    const { transcript, name } = await loadTranscript(positionals[0], io, {
+      format: (values.format as string | undefined) ?? 'auto',
+      lenient: values.lenient === true,
+      keepSource: false,
+    })
+    const result = checkTranscript(transcript, { estimator, tokenizer, slot, ...(range ? { range } : {}) })
+    const context = { file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name }
+    io.stdout(values.json ? `${JSON.stringify(checkJson(result, context))}\n` : renderCheckReport(result, context))
+    return 0
+  },
+}

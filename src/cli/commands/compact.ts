@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto'
+import { readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
+import { compactTranscript, createSummaryMessage, type CompactResult } from '../../compact/compact.js'
+import { compactJson, renderCompactReport } from '../../compact/report.js'
+import { createEstimator } from '../../estimate/index.js'
+import { InvalidInputError } from '../../errors.js'
+import type { Transcript } from '../../spec/transcript.js'
+import { createSummarizer } from '../../summarize/index.js'
+import { createTokenizer } from '../../tokenize/index.js'
+import { appendMessages, getFormat, readTranscript, sourceFromString, writeTranscript } from '../../transcript/index.js'
+import { parseCommandArgs, parseIntegerFlag, parseRangeFlag, parseRatioFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
+
+const usage = `usage: floorguard compact FILE|- [--range A:B] [--slot N] [--margin R] [--budget N]
+                         [--summarizer ledger|ai:PROVIDER:MODEL|cmd:COMMAND] [-o OUT] [--json]
+                         [--format auto|openai|…] [--tokenizer o200k_base|cl100k_base|approx]
+                         [--estimator full|seed|conservative] [--timeout MS] [--attempts N] [--lenient]
+
+Compacts a range of a transcript: estimate → plan (compact, split or refuse) → summarize → verify that every
+must-keep item survived verbatim (repair, retry) → write the transcript with each compacted range replaced by one
+summary message. Never modifies FILE; OUT is written atomically (temp file + rename), and only when it compacted.
+
+  --range A:B      half-open range of message indices to compact (default: all messages)
+  --slot N         summary slot in tokens (default 2000)
+  --margin R       coherence margin ratio (default 0.2)
+  --budget N       most tokens the summaries of a split may cost in all (default: the range's tokens - 1)
+  --summarizer S   ledger (default: offline, deterministic state block + extractive gist)
+                   ai:openai:MODEL, ai:anthropic:MODEL, ai:google:MODEL (keys from OPENAI_API_KEY,
+                     ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY; needs \`npm i ai @ai-sdk/<provider>\`)
+                   ai:ollama:MODEL (OLLAMA_BASE_URL or OLLAMA_HOST, default http://localhost:11434/v1)
+                   ai:openai-compatible:MODEL (OPENAI_COMPATIBLE_BASE_URL, OPENAI_COMPATIBLE_API_KEY)
+                   cmd:COMMAND (run with /bin/sh -c; JSON request on stdin, summary on stdout)
+  -o, --output OUT where to write the compacted transcript (default: standard output, unless --json)
+  --json           print one JSON object: {version, kind, floor, summaries, refusal, verification, …}
+  --timeout MS     milliseconds one summarizer call may take (default 120000)
+  --attempts N     summarizer calls per summary, including the first (default 3)
+  --format, --tokenizer, --estimator, --lenient: as for floorguard check
+
+Output format: the input's. Message-array documents (openai, openai-responses, anthropic, ai-sdk) are re-serialized;
+JSONL logs (claude-code, codex, gemini-cli) keep every record outside the range byte for byte and get one native
+summary record in its place.
+
+Exit codes: 0 compacted (one or more verified summaries), 3 refused (nothing written), 2 bad usage or input,
+1 internal error.`
+
+const options = {
+  range: { type: 'string' },
+  slot: { type: 'string' },
+  margin: { type: 'string' },
+  budget: { type: 'string' },
+  summarizer: { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  json: { type: 'boolean' },
+  format: { type: 'string' },
+  tokenizer: { type: 'string' },
+  estimator: { type: 'string' },
+  timeout: { type: 'string' },
+  attempts: { type: 'string' },
+  lenient: { type: 'boolean' },
+} as const
+
+/** Reads FILE or stdin whole: a log is re-emitted byte for byte around the compacted range, so the bytes are kept. */
+async function readInput(file: string | undefined, io: CliIo): Promise<{ bytes: Buffer; name: string; path: string | undefined }> {
+  if (file === undefined || file === '-') {
+    const chunks: Buffer[] = []
+    for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+    return { bytes: Buffer.concat(chunks), name: '<stdin>', path: undefined }
+  }
+  const path = resolve(io.cwd, file)
+  try {
+    return { bytes: await readFile(path), name: file, path }
+  } catch (error) {
+    throw new InvalidInputError(`expected a readable file, got ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { file }, { cause: error })
+  }
+}
+
+/** Byte offset where each 1-based line starts (`starts[line - 1]`), plus the length as a sentinel. */
+function lineStarts(bytes: Buffer): number[] {
+  const starts = [0]
+  for (let index = bytes.indexOf(0x0a); index !== -1; index = bytes.indexOf(0x0a, index + 1)) starts.push(index + 1)
+  if (starts[starts.length - 1] !== bytes.length) starts.push(bytes.length)
+  return starts
+}
+
+/**
+ * Serializes the compacted transcript in the input's format: `write` for documents; for logs, the input's bytes
+ * before each range, the format's `append` record(s) for its summary, and the bytes after it.
+ */
+export function serializeCompacted(input: Buffer, original: Transcript, result: CompactResult): Buffer {
+  const format = getFormat(original.format)
+  if (format.write) return Buffer.from(writeTranscript(result.transcript!), 'utf8')
+  if (!format.append) throw new InvalidInputError(`format ${original.format} has no writer, so a compacted copy cannot be written; convert it to openai or anthropic first`, { file: '<output>' })
+  const starts = lineStarts(input)
+  const pieces: Buffer[] = []
+  let cursor = 0
+  for (const summary of [...result.summaries].sort((a, b) => a.range[0] - b.range[0])) {
+    const first = original.messages[summary.range[0]]?.provenance
+    const last = original.messages[summary.range[1] - 1]?.provenance
+    if (first?.line === undefined || last?.line === undefined) {
+      throw new InvalidInputError(`format ${original.format} did not record line numbers for messages ${summary.range[0]}:${summary.range[1]}; cannot splice the log`, { file: '<output>' })
+    }
+    const from = starts[first.line - 1] ?? input.length
+    const to = starts[last.endLine ?? last.line] ?? input.length
+    pieces.push(input.subarray(cursor, from))
+    // A last line without a terminator must not run into the summary record.
+    if (from > 0 && input[from - 1] !== 0x0a) pieces.push(Buffer.from('\n'))
+    pieces.push(Buffer.from(appendMessages({ format: original.format, messages: [createSummaryMessage(summary.text)] }), 'utf8'))
+    cursor = to
+  }
+  pieces.push(input.subarray(cursor))
+  return Buffer.concat(pieces)
+}
+
+/** Writes `bytes` to `path` atomically: a temp file beside it, then rename (readers never see half a file). */
+async function writeAtomically(path: string, bytes: Buffer): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.floorguard-${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
+  try {
+    await writeFile(temp, bytes, { flag: 'wx' })
+    await rename(temp, path)
+  } catch (error) {
+    await unlink(temp).catch(() => {})
+    throw new InvalidInputError(`cannot write the output: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { file: path }, { cause: error })
+  }
+}
+
+async function samePath(a: string, b: string): Promise<boolean> {
+  const real = async (path: string): Promise<string> => realpath(path).catch(() => resolve(path))
+  return (await real(a)) === (await real(b))
+}
+
+/** `floorguard compact`: estimate → plan → summarize → verify, then write the compacted transcript. */
+export const compactCommand: CliCommand = {
+  name: 'compact',
+  summary: 'compact a range into verified summaries (or refuse), and write the new transcript',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, options)
+    if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`)
+    const slot = parseIntegerFlag('slot', values.slot, 2000)
+    const marginRatio = parseRatioFlag('margin', values.margin, 0.2)
+    const budget = values.budget === undefined ? undefined : parseIntegerFlag('budget', values.budget, 0)
+    const timeoutMs = parseIntegerFlag('timeout', values.timeout, 120_000)
+    const attempts = parseIntegerFlag('attempts', values.attempts, 3)
+    if (attempts < 1) throw new UsageError('--attempts: expected at least 1')
+    const range = parseRangeFlag(values.range)
+    const output = typeof values.output === 'string' ? resolve(io.cwd, values.output) : undefined
+
+    const input = await readInput(positionals[0], io)
+    if (output && input.path && (await samePath(output, input.path))) {
+      throw new UsageError(`-o ${values.output as string}: refusing to overwrite the input file; write the compacted copy elsewhere`)
+    }
+    const tokenizer = await createTokenizer((values.tokenizer as string | undefined) ?? 'o200k_base')
+    const estimator = createEstimator({ name: (values.estimator as string | undefined) ?? 'full', tokenizer, marginRatio })
+    const summarizerSpec = (values.summarizer as string | undefined) ?? 'ledger'
+    const summarizer = await createSummarizer(summarizerSpec, { env: io.env, timeoutMs })
+    const text = input.bytes.toString('utf8')
+    const transcript = await readTranscript(sourceFromString(input.name, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), {
+      format: (values.format as string | undefined) ?? 'auto',
+      lenient: values.lenient === true,
+      keepSource: true,
+    })
+    const format = getFormat(transcript.format)
+    if (!format.write && !format.append) {
+      throw new UsageError(`format ${transcript.format} has no writer, so floorguard cannot write a compacted copy; convert it to openai or anthropic first`)
+    }
+    const result = await compactTranscript(transcript, {
+      estimator,
+      tokenizer,
+      slot,
+      summarizer,
+      timeoutMs,
+      attempts,
+      ...(range ? { range } : {}),
+      ...(budget === undefined ? {} : { budget }),
+    })
+    let written: string | null = null
+    if (result.kind !== 'refused') {
+      const bytes = serializeCompacted(input.bytes, transcript, result)
+      if (output) {
+        await writeAtomically(output, bytes)
+        written = values.output as string
+      } else if (!values.json) {
+        io.stdout(bytes.toString('utf8'))
+        written = '<stdout>'
+      }
+    }
+    const context = { file: input.name, format: transcript.format, summarizer: summarizer.name, output: written }
+    // Without -o, stdout may be piped into a file: the report then goes to stderr, never into the transcript.
+    if (values.json) io.stdout(`${JSON.stringify(compactJson(result, context))}\n`)
+    else if (output) io.stdout(renderCompactReport(result, context))
+    else io.stderr(renderCompactReport(result, context))
+    return result.kind === 'refused' ? 3 : 0
+  },
+}

@@ -1,0 +1,32 @@
+import { describeRefusal, planCompaction } from '../plan/index.js'
+import type { CompactionPlan, FloorSummary, PlanOptions, PlanSegment, Refusal } from '../plan/types.js'
+import type { MustKeepItem } from '../spec/summarizer.js'
+
+/** Plans a segment: compact, split or refuse (the signature of `planCompaction`). */
+export type CompactionPlanner = (segment: PlanSegment, options: PlanOptions) => CompactionPlan
+
+/** One range to summarize into its own slot, with the items its summary must keep. Indices are transcript indices. */
+export interface PlannedPart {
+  readonly start: number
+  readonly end: number
+  readonly slot: number
+  readonly items: readonly MustKeepItem[]
+}
+
+/** What the orchestrator needs from a plan. */
+export type PlannedCompaction =
+  | { readonly kind: 'compact' | 'split'; readonly floor: FloorSummary; readonly parts: readonly PlannedPart[] }
+  | { readonly kind: 'refuse'; readonly floor: FloorSummary; readonly reason: string; readonly refusal: Refusal }
+
+/** Runs the planner (default `planCompaction`) and flattens its plan into parts. */
+export function planParts(planner: CompactionPlanner | undefined, segment: PlanSegment, options: PlanOptions): PlannedCompaction {
+  const plan = (planner ?? planCompaction)(segment, options)
+  switch (plan.kind) {
+    case 'compact':
+      return { kind: 'compact', floor: plan.floor, parts: [{ start: plan.range[0], end: plan.range[1], slot: plan.slot, items: plan.items }] }
+    case 'split':
+      return { kind: 'split', floor: plan.floor, parts: plan.parts.map((part) => ({ start: part.range[0], end: part.range[1], slot: part.slot, items: part.items })) }
+    case 'refuse':
+      return { kind: 'refuse', floor: plan.floor, reason: describeRefusal(plan), refusal: plan }
+  }
+}

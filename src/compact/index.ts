@@ -1,0 +1,14 @@
+export { compactTranscript, createSummaryMessage } from './compact.js'
+export type {
+  AttemptReport,
+  CompactFloor,
+  CompactRefusal,
+  CompactResult,
+  CompactSummary,
+  CompactTranscriptOptions,
+  CompactVerification,
+  PartVerification,
+} from './compact.js'
+export type { CompactionPlanner } from './_plan.js'
+export { compactJson, renderCompactReport } from './report.js'
+export type { CompactReportContext } from './report.js'

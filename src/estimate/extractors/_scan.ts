@@ -1,0 +1,82 @@
+/**
+ * Linear scanning primitives shared by the extractors: lines, words, character classes.
+ *
+ * Nothing here runs a backtracking regex over untrusted text: words are found by a single pass over the line,
+ * and the regexes that classify a word are anchored, have no nested quantifiers, and only ever see words
+ * no longer than {@link MAX_WORD_LENGTH}.
+ */
+
+/** Longer whitespace-free runs are blobs (base64, minified code), not identifiers. */
+export const MAX_WORD_LENGTH = 512
+
+/** A line of a text: `[start, end)` excludes the terminator (`\n`, or `\r\n`). */
+export interface LineSpan {
+  readonly start: number
+  readonly end: number
+}
+
+/** Calls `visit` for each line of `text` with its bounds. */
+export function forEachLine(text: string, visit: (start: number, end: number) => void): void {
+  let start = 0
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start)
+    const next = end === -1 ? text.length + 1 : end + 1
+    if (end === -1) end = text.length
+    const contentEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end
+    visit(start, contentEnd)
+    start = next
+  }
+}
+
+/** Whether the UTF-16 unit is ASCII whitespace or a Unicode space separator we treat as whitespace. */
+export function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x3000 || code === 0x2028 || code === 0x2029 || (code >= 0x2000 && code <= 0x200a) || code === 0x202f || code === 0x205f || code === 0x1680 || code === 0x85 || code === 0xfeff
+}
+
+/** ASCII letter or digit. */
+export function isAsciiAlnum(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+}
+
+const LETTER = /\p{L}|\p{N}/u
+
+/** Letter or digit in any script (astral characters are checked through their high surrogate's pair). */
+export function isAlnumAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index)
+  if (code < 128) return isAsciiAlnum(code)
+  if (code >= 0xdc00 && code <= 0xdfff && index > 0) return LETTER.test(text.slice(index - 1, index + 1))
+  if (code >= 0xd800 && code <= 0xdbff) return LETTER.test(text.slice(index, index + 2))
+  return LETTER.test(text[index]!)
+}
+
+/** A whitespace-delimited word with its bounds, trimmed of wrapping punctuation. */
+export interface Word {
+  readonly start: number
+  readonly end: number
+  readonly text: string
+}
+
+const LEADING_TRIM = new Set(['(', '[', '{', '<', '"', "'", '`', '*', '“', '‘', '«'])
+const TRAILING_TRIM = new Set([')', ']', '}', '>', ',', ';', ':', '.', '!', '?', '"', "'", '`', '*', '”', '’', '»'])
+
+/** Splits `[start, end)` of `text` into words, trimming wrapping punctuation (balanced parentheses are kept). */
+export function wordsOf(text: string, start: number, end: number): Word[] {
+  const words: Word[] = []
+  let index = start
+  while (index < end) {
+    while (index < end && isSpace(text.charCodeAt(index))) index++
+    const wordStart = index
+    while (index < end && !isSpace(text.charCodeAt(index))) index++
+    let left = wordStart
+    let right = index
+    if (right - left > MAX_WORD_LENGTH) continue
+    while (left < right && LEADING_TRIM.has(text[left]!)) left++
+    while (right > left && TRAILING_TRIM.has(text[right - 1]!)) {
+      // Keep the closing parenthesis of a call such as `main()` or `f(x)`.
+      if (text[right - 1] === ')' && text.lastIndexOf('(', right - 1) >= left) break
+      right--
+    }
+    if (right > left) words.push({ start: left, end: right, text: text.slice(left, right) })
+  }
+  return words
+}

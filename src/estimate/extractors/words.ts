@@ -1,0 +1,149 @@
+import type { ItemKind } from '../../spec/estimator.js'
+import type { Word } from './_scan.js'
+
+/**
+ * Classifies one whitespace-delimited word into an irreducible kind, or `undefined` for narrative.
+ *
+ * Every pattern is anchored and free of nested ambiguous quantifiers, and words are at most
+ * MAX_WORD_LENGTH long, so classification is linear in the word.
+ */
+export function classifyWord(word: string): ItemKind | undefined {
+  const first = word.charCodeAt(0)
+  if (word.length < 2) return undefined
+  if (URL.test(word) || GIT_REMOTE.test(word) || IP_ADDRESS.test(word) || HOST_PORT.test(word)) return 'url'
+  if (UUID.test(word)) return 'uuid'
+  if (first === 47 /* / */ && REGEX_LITERAL.test(word) && REGEX_META.test(word.slice(1, -1))) return 'regex'
+  if (isHash(word)) return 'hash'
+  if (PIN.test(word) || NPM_PIN.test(word) || RANGE.test(word) || SEMVER.test(word)) return 'version'
+  if (ENV.test(word)) return 'env'
+  if (FLAG_VALUE.test(word) || KEY_VALUE.test(word)) return NUMERIC_TAIL.test(word) ? 'number' : 'identifier'
+  if (isPath(word)) return 'path'
+  if (CONSTANT.test(word) || ERRNO_NAME.test(word) || CODE.test(word)) return 'constant'
+  if (SCIENTIFIC.test(word) || DECIMAL.test(word) || NUMBER_WITH_UNIT.test(word) || MONEY.test(word)) return 'number'
+  if (SNAKE.test(word) || CAMEL.test(word) || CALL.test(word) || PREFIXED_ID.test(word) || isDotted(word)) return 'identifier'
+  return undefined
+}
+
+const URL = /^(?:https?|ftp|file|ssh|git|wss?|s3|gs):\/\/\S+$/i
+const GIT_REMOTE = /^[\w.-]+@[\w.-]+:[\w./~-]+$/
+const IP_ADDRESS = /^\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?$/
+const HOST_PORT = /^(?:localhost|[\w-]+(?:\.[\w-]+)+):\d{2,5}(?:\/\S*)?$/
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+const REGEX_LITERAL = /^\/[^\s/][^\s]*\/[dgimsuvy]*$/
+const REGEX_META = /\\[dwsbDWSB.]|[\^$]|\[[^\]]*\]|\(\?|\.\*|\.\+|\|/
+const HEX = /^[0-9a-f]{7,64}$/
+const PIN = /^[A-Za-z0-9][\w.[\]-]*(?:===|==|>=|<=|~=|!=|>|<)\d[\w.*+!-]*(?:,(?:==|>=|<=|~=|!=|<|>)\d[\w.*+!-]*)*$/
+const NPM_PIN = /^@?[A-Za-z0-9][\w./-]*@[\^~]?\d[\w.+-]*$/
+const RANGE = /^(?:[\^~]|>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)*(?:-[\w.]+)?(?:,(?:>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)*)*$/
+const SEMVER = /^v?\d+\.\d+\.\d+(?:[-+][\w.-]+)?$/
+const ENV = /^(?:--?[A-Za-z]+:)?[A-Z_][A-Z0-9_]*=\S*$/
+const FLAG_VALUE = /^--?[A-Za-z][\w-]*=\S+$/
+const KEY_VALUE = /^[A-Za-z_][\w.-]*=\S+$/
+const NUMERIC_TAIL = /=[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}$/
+const CONSTANT = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/
+const ERRNO_NAME = /^E(?:NOENT|ACCES|PERM|EXIST|NOTDIR|ISDIR|INVAL|NOSPC|ROFS|PIPE|AGAIN|BUSY|CONNREFUSED|CONNRESET|TIMEDOUT|ADDRINUSE|NOTEMPTY|MFILE|NOMEM|HOSTUNREACH|NETUNREACH|NOTFOUND|NOTCONN)$/
+const CODE = /^[A-Z]{1,4}\d{2,5}$/
+const SCIENTIFIC = /^[-+]?\d+(?:\.\d+)?[eE][-+]?\d+$/
+const DECIMAL = /^[-+]?\d*\.\d+$/
+const NUMBER_WITH_UNIT = /^[-+]?\d+(?:\.\d+)?(?:ms|us|µs|ns|s|sec|secs|min|mins|h|hr|hrs|d|k|K|M|G|B|KB|MB|GB|TB|KiB|MiB|GiB|TiB|%|x|px|rem|em|pt|Hz|kHz|MHz|GHz|fps|rpm|qps|rps)$/
+const MONEY = /^[$€£]\d+(?:[.,]\d+)?[kKmM]?$/
+const SNAKE = /^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$/
+const CAMEL = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/
+const CALL = /^[A-Za-z_][\w.]*\([^()\s]*\)$/
+const PREFIXED_ID = /^(?=[^\d]*\d)[A-Za-z]{2,}[_-][A-Za-z0-9_-]{6,}$/
+const DOTTED = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/
+const ROOTED_PATH = /^(?:~|\.{1,2})?(?:\/[\w.@+-]+)+\/?(?::\d+)*$/
+const RELATIVE_PATH = /^[\w.@+-]+(?:\/[\w.@+-]*)+(?::\d+)*$/
+const WINDOWS_PATH = /^[A-Za-z]:\\\S+$/
+const SHORT_WORD_PAIR = /^[A-Za-z]{1,4}\/[A-Za-z]{1,4}$/
+const FILE_NAME = /^[\w@+-][\w.@+-]*\.(?:py|pyi|ipynb|ts|tsx|js|jsx|mjs|cjs|json|jsonl|md|mdx|rst|txt|yml|yaml|toml|ini|cfg|conf|env|lock|sh|bash|zsh|ps1|rs|go|c|h|cc|cpp|hpp|java|kt|kts|scala|rb|php|cs|fs|swift|m|mm|html|htm|css|scss|sass|less|vue|svelte|sql|csv|tsv|xml|gradle|proto|graphql|tf|log|bin|pt|pth|ckpt|safetensors|onnx|parquet|npz|npy|h5|pkl|zip|tar|gz|tgz|whl|png|jpg|jpeg|gif|svg|pdf|wasm|so|dylib|dll|exe|traj|patch|diff)(?::\d+)*$/i
+
+function isHash(word: string): boolean {
+  if (!HEX.test(word)) return false
+  let digits = false
+  let letters = false
+  for (let index = 0; index < word.length && !(digits && letters); index++) {
+    const code = word.charCodeAt(index)
+    if (code <= 57) digits = true
+    else letters = true
+  }
+  return digits && letters
+}
+
+function isPath(word: string): boolean {
+  if (WINDOWS_PATH.test(word)) return true
+  if (FILE_NAME.test(word) && /[A-Za-z]/.test(word.slice(0, word.lastIndexOf('.')))) return true
+  if (SHORT_WORD_PAIR.test(word) || !(ROOTED_PATH.test(word) || RELATIVE_PATH.test(word))) return false
+  // A path names something: `1/2` and `2026/03/10` are numbers.
+  return /[A-Za-z]/.test(word)
+}
+
+function isDotted(word: string): boolean {
+  if (!DOTTED.test(word)) return false
+  // `e.g` and `i.e` are prose, `os.path.join` is not: some segment must be a real name.
+  return word.split('.').some((segment) => segment.length >= 3)
+}
+
+/** Units that make a bare number a threshold when they follow it as the next word. */
+export const UNIT_WORDS = new Set([
+  'ms', 'milliseconds', 'millisecond', 's', 'sec', 'secs', 'second', 'seconds', 'min', 'mins', 'minute', 'minutes', 'h', 'hr', 'hrs',
+  'hour', 'hours', 'day', 'days', 'week', 'weeks', 'b', 'byte', 'bytes', 'kb', 'mb', 'gb', 'tb', 'kib', 'mib', 'gib', 'tib', '%', 'percent',
+  'px', 'rem', 'em', 'pt', 'hz', 'khz', 'mhz', 'ghz', 'fps', 'rpm', 'qps', 'rps', 'token', 'tokens', 'char', 'chars', 'character',
+  'characters', 'line', 'lines', 'step', 'steps', 'epoch', 'epochs', 'retry', 'retries', 'attempt', 'attempts', 'time', 'times',
+  'turn', 'turns', 'message', 'messages', 'request', 'requests', 'worker', 'workers', 'thread', 'threads', 'gpu', 'gpus', 'core',
+  'cores', 'file', 'files', 'item', 'items', 'row', 'rows', 'word', 'words', 'page', 'pages', 'batch', 'batches', 'sample', 'samples',
+  'usd', 'dollars', 'eur', 'k', 'm', 'x', 'layers', 'heads', 'params', 'parameters', 'users', 'connections', 'concurrent',
+])
+
+/** Comparators that make the number after them a threshold (`>= 3`, `at most 5`). Multi-word ones end with the last word. */
+export const COMPARATORS: ReadonlyArray<readonly string[]> = [
+  ['>='], ['<='], ['>'], ['<'], ['=='], ['!='], ['≥'], ['≤'], ['='],
+  ['at', 'most'], ['at', 'least'], ['no', 'more', 'than'], ['no', 'less', 'than'], ['no', 'fewer', 'than'], ['fewer', 'than'],
+  ['less', 'than'], ['more', 'than'], ['up', 'to'], ['under'], ['over'], ['exactly'], ['max'], ['min'], ['maximum'], ['minimum'],
+  ['limit'], ['timeout'], ['threshold'], ['below'], ['above'], ['within'],
+]
+
+const PLAIN_NUMBER = /^[-+]?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?$/
+
+/** Whether a word is a plain number (integer, decimal, thousands separators, exponent). */
+export function isPlainNumber(word: string): boolean {
+  return PLAIN_NUMBER.test(word)
+}
+
+/**
+ * Finds numbers made thresholds by their neighbours: `250 ms`, `>= 3`, `at most 5 retries`, `warmup_steps: 200`,
+ * `port = 8080`. Returns `[startWordIndex, endWordIndex]` pairs (inclusive) over `words`.
+ */
+export function numericPhrases(words: readonly Word[], text: string): Array<[number, number]> {
+  const phrases: Array<[number, number]> = []
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index]!
+    if (!isPlainNumber(word.text)) continue
+    let first = index
+    let last = index
+    const next = words[index + 1]
+    if (next && UNIT_WORDS.has(next.text.toLowerCase())) last = index + 1
+    for (const comparator of COMPARATORS) {
+      const start = index - comparator.length
+      if (start < 0) continue
+      let matches = true
+      for (let offset = 0; offset < comparator.length && matches; offset++) {
+        matches = words[start + offset]!.text.toLowerCase() === comparator[offset]
+      }
+      if (matches) {
+        first = Math.min(first, start)
+        // `timeout = 30`: take the key before a bare `=` too.
+        if (comparator[0] === '=' && start > 0) first = start - 1
+        break
+      }
+    }
+    // `warmup_steps: 200` — the raw text before the number ends with a colon directly after the key.
+    const previous = words[index - 1]
+    if (first === index && previous && /^[A-Za-z_][\w.-]*$/.test(previous.text)) {
+      const between = text.slice(previous.end, word.start)
+      if (/^["']?\s*[:=]\s*$/.test(between)) first = index - 1
+    }
+    if (first !== index || last !== index) phrases.push([first, last])
+  }
+  return phrases
+}

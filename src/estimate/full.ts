@@ -1,0 +1,239 @@
+import type { FloorEstimate, FloorEstimatorV1, FloorItem, ItemKind } from '../spec/estimator.js'
+import type { TokenizerV1 } from '../spec/tokenizer.js'
+import type { Message, Role, ToolCallPart } from '../spec/transcript.js'
+import { renderMessage } from '../transcript/render.js'
+import { forEachLine, wordsOf } from './extractors/_scan.js'
+import { capSpan, constraintSpans, errorSpan, MAX_ERROR_LENGTH, quotedSpans, type RawSpan } from './extractors/lines.js'
+import { classifyWord, numericPhrases } from './extractors/words.js'
+
+/** Options of {@link createFullEstimator}. */
+export interface FullEstimatorOptions {
+  /** Prices each item. */
+  readonly tokenizer: TokenizerV1
+  /**
+   * Coherence margin as a share of the irreducible tokens, rounded up.
+   * @default 0.2
+   */
+  readonly marginRatio?: number
+  /**
+   * Tool-call string arguments longer than this (or with more than {@link FullEstimatorOptions.maxArgumentLines}
+   * lines) are payloads, represented by their target path rather than priced whole.
+   * @default 1000
+   */
+  readonly maxArgumentLength?: number
+  /** @default 20 */
+  readonly maxArgumentLines?: number
+}
+
+/** How a part's text is scanned. */
+type Mode = 'instruction' | 'assistant' | 'tool'
+
+/** Kinds worth keeping from a successful tool result: identifiers nobody can re-derive cheaply, and errors. */
+const TOOL_RESULT_KINDS = new Set<ItemKind>(['url', 'uuid', 'hash', 'error'])
+
+/** Argument keys whose values are narrative about the call, not state. */
+const NARRATIVE_KEYS = new Set(['description', 'explanation', 'thought', 'thoughts', 'reasoning', 'reason', 'justification', 'summary', 'title'])
+/** Argument keys whose values are payloads (file contents, patches): the target path stands for them. */
+const PAYLOAD_KEYS = new Set(['content', 'contents', 'new_string', 'old_string', 'new_str', 'old_str', 'file_text', 'text', 'patch', 'diff', 'body', 'code', 'data', 'source', 'new_source', 'edits'])
+/** Payload values at most this long (and {@link SHORT_PAYLOAD_LINES} lines) are scanned for items. */
+const SHORT_PAYLOAD_LENGTH = 300
+const SHORT_PAYLOAD_LINES = 5
+/** Argument keys whose long values are scripts: their first line is kept. */
+const COMMAND_KEYS = new Set(['command', 'cmd', 'script', 'commands'])
+
+function modeOf(role: Role): Mode {
+  if (role === 'assistant') return 'assistant'
+  if (role === 'tool') return 'tool'
+  return 'instruction'
+}
+
+/** Scans `[start, end)` of `text` and returns raw spans for the given mode. */
+function scanText(text: string, start: number, end: number, mode: Mode, isError: boolean): RawSpan[] {
+  const spans: RawSpan[] = []
+  let sawError = false
+  let firstLine: [number, number] | undefined
+  let lineStart = start
+  const region = text.slice(start, end)
+  forEachLine(region, (relativeStart, relativeEnd) => {
+    lineStart = start + relativeStart
+    const lineEnd = start + relativeEnd
+    if (lineEnd <= lineStart) return
+    const words = wordsOf(text, lineStart, lineEnd)
+    if (words.length === 0) return
+    firstLine ??= [words[0]!.start, words[words.length - 1]!.end]
+    const error = errorSpan(text, lineStart, lineEnd, words, mode === 'tool')
+    if (error) {
+      spans.push(error)
+      sawError = true
+    }
+    if (mode === 'tool') {
+      for (const word of words) {
+        const kind = classifyWord(word.text)
+        if (kind && TOOL_RESULT_KINDS.has(kind)) spans.push({ kind, start: word.start, end: word.end })
+      }
+      return
+    }
+    spans.push(...quotedSpans(text, lineStart, lineEnd))
+    for (const word of words) {
+      const kind = classifyWord(word.text)
+      if (kind) spans.push({ kind, start: word.start, end: word.end })
+    }
+    for (const [first, last] of numericPhrases(words, text)) {
+      spans.push({ kind: 'number', start: words[first]!.start, end: words[last]!.end })
+    }
+    if (mode === 'instruction') spans.push(...constraintSpans(text, lineStart, lineEnd))
+  })
+  // A failing result whose text names no error still failed: its first line says how.
+  if (mode === 'tool' && isError && !sawError && firstLine) {
+    spans.push({ kind: 'error', start: firstLine[0], end: capSpan(text, firstLine[0], firstLine[1], MAX_ERROR_LENGTH) })
+  }
+  return spans
+}
+
+/** Merges overlapping spans into their union; the longer span's kind names the union. */
+export function mergeSpans(spans: RawSpan[]): RawSpan[] {
+  spans.sort((a, b) => a.start - b.start || b.end - a.end)
+  const merged: Array<{ kind: ItemKind; start: number; end: number; length: number }> = []
+  for (const span of spans) {
+    const last = merged[merged.length - 1]
+    if (last && span.start < last.end) {
+      if (span.end > last.end) last.end = span.end
+      if (span.end - span.start > last.length) {
+        last.kind = span.kind
+        last.length = span.end - span.start
+      }
+      continue
+    }
+    merged.push({ ...span, length: span.end - span.start })
+  }
+  return merged.map(({ kind, start, end }) => ({ kind, start, end }))
+}
+
+interface ArgumentItem {
+  readonly text: string
+  /** The JSON form to locate in the rendered call. */
+  readonly needle: string
+}
+
+/** Walks tool-call arguments iteratively and returns the scalar values that are state. */
+function argumentItems(call: ToolCallPart, maxLength: number, maxLines: number): ArgumentItem[] {
+  const items: ArgumentItem[] = []
+  const stack: Array<[unknown, string]> = [[call.arguments, 'arguments']]
+  while (stack.length > 0) {
+    const [value, key] = stack.pop()!
+    if (typeof value === 'string') {
+      const name = key.toLowerCase()
+      if (value.trim() === '' || NARRATIVE_KEYS.has(name)) continue
+      const lines = countLines(value, maxLines + 1)
+      if (PAYLOAD_KEYS.has(name)) {
+        // A short payload (a one-line edit) can hold a pin or a path; a long one is represented by its target path.
+        if (value.length <= SHORT_PAYLOAD_LENGTH && lines <= SHORT_PAYLOAD_LINES) {
+          for (const word of wordsOf(value, 0, value.length)) {
+            if (classifyWord(word.text)) items.push({ text: word.text, needle: JSON.stringify(word.text).slice(1, -1) })
+          }
+        }
+        continue
+      }
+      if (value.length > maxLength || lines > maxLines) {
+        if (!COMMAND_KEYS.has(name)) continue
+        const firstLine = value.slice(0, capSpan(value, 0, value.indexOf('\n') === -1 ? value.length : value.indexOf('\n'), maxLength)).trimEnd()
+        if (firstLine) items.push({ text: firstLine, needle: JSON.stringify(firstLine).slice(0, -1) })
+        continue
+      }
+      items.push({ text: value, needle: JSON.stringify(value) })
+    } else if (typeof value === 'number' && Number.isFinite(value)) {
+      items.push({ text: `${key}=${value}`, needle: `${JSON.stringify(key)}:${JSON.stringify(value)}` })
+    } else if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) stack.push([value[index], key])
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value)
+      for (let index = entries.length - 1; index >= 0; index--) stack.push([entries[index]![1], entries[index]![0]])
+    }
+  }
+  return items
+}
+
+function countLines(value: string, stopAt: number): number {
+  let lines = 1
+  for (let index = value.indexOf('\n'); index !== -1 && lines < stopAt; index = value.indexOf('\n', index + 1)) lines++
+  return lines
+}
+
+/**
+ * Creates the `full` estimator: irreducible items priced with a real tokenizer.
+ *
+ * Per part: user, system and earlier-summary text yields constraint sentences, quoted strings and regexes, error
+ * lines, version pins, paths, URLs, env assignments, constants, hashes, UUIDs, identifiers and numbers with units or
+ * comparators; assistant text the same without constraint sentences (the user states constraints); tool results
+ * their error lines and the URLs, hashes and UUIDs they mention (a failing result with no named error keeps its first
+ * line); tool calls their short scalar arguments whole (payloads are represented by their target path); reasoning
+ * nothing. Overlapping spans are merged, and each distinct text is counted once per segment.
+ */
+export function createFullEstimator(options: FullEstimatorOptions): FloorEstimatorV1 {
+  const { tokenizer } = options
+  const marginRatio = options.marginRatio ?? 0.2
+  const maxLength = options.maxArgumentLength ?? 1000
+  const maxLines = options.maxArgumentLines ?? 20
+  const cache = new WeakMap<Message, readonly FloorItem[]>()
+
+  function extractUncached(message: Message): FloorItem[] {
+    const rendered = renderMessage(message)
+    const items: FloorItem[] = []
+    const spans: RawSpan[] = []
+    for (const span of rendered.spans) {
+      const part = message.parts[span.part]!
+      if (part.type === 'reasoning') continue
+      if (part.type === 'tool-call') {
+        let searchFrom = span.start
+        for (const argument of argumentItems(part, maxLength, maxLines)) {
+          const found = rendered.text.indexOf(argument.needle, searchFrom)
+          const start = found !== -1 && found < span.end ? found : span.start
+          const end = found !== -1 && found < span.end ? found + argument.needle.length : span.end
+          if (found !== -1 && found < span.end) searchFrom = end
+          items.push({ kind: 'tool-argument', text: argument.text, tokens: tokenizer.count(argument.text), message: 0, start, end })
+        }
+        continue
+      }
+      const mode = part.type === 'tool-result' ? 'tool' : part.type === 'summary' ? 'instruction' : modeOf(message.role)
+      spans.push(...scanText(rendered.text, span.start, span.end, mode, part.type === 'tool-result' && part.isError))
+    }
+    for (const span of mergeSpans(spans)) {
+      const text = rendered.text.slice(span.start, span.end)
+      items.push({ kind: span.kind, text, tokens: tokenizer.count(text), message: 0, start: span.start, end: span.end })
+    }
+    items.sort((a, b) => a.start - b.start)
+    return items
+  }
+
+  function extract(message: Message, index: number): FloorItem[] {
+    let items = cache.get(message)
+    if (!items) {
+      items = extractUncached(message)
+      cache.set(message, items)
+    }
+    return items.map((item) => ({ ...item, message: index }))
+  }
+
+  return {
+    specificationVersion: 'v1',
+    name: 'full',
+    tokenizer: tokenizer.name,
+    marginRatio,
+    extract,
+    estimate(messages, offset = 0): FloorEstimate {
+      const seen = new Set<string>()
+      const items: FloorItem[] = []
+      let irreducible = 0
+      messages.forEach((message, index) => {
+        for (const item of extract(message, offset + index)) {
+          if (seen.has(item.text)) continue
+          seen.add(item.text)
+          items.push(item)
+          irreducible += item.tokens
+        }
+      })
+      const margin = Math.ceil(irreducible * marginRatio)
+      return { estimator: 'full', tokenizer: tokenizer.name, irreducible, margin, total: irreducible + margin, items }
+    },
+  }
+}

@@ -1,0 +1,32 @@
+// floorguard's public surface: named exports only.
+
+export { FloorguardError, InvalidInputError, formatLocation, type FloorguardErrorCode, type InputLocation } from './errors.js'
+
+export type { TokenizerV1 } from './spec/tokenizer.js'
+export type { FloorEstimate, FloorEstimatorV1, FloorItem, ItemKind } from './spec/estimator.js'
+export type { FormatSource, ReadOptions, TranscriptFormatV1 } from './spec/format.js'
+export type {
+  Message, Part, Provenance, ReasoningPart, Role, SummaryPart, TextPart, ToolCallPart, ToolPair, ToolResultPart, Transcript, UnpairedPart,
+} from './spec/transcript.js'
+
+export { approxTokens, createTokenizer, TOKENIZER_NAMES, type TokenizerName, type TokenizerOptions } from './tokenize/index.js'
+export {
+  createConservativeEstimator, createEstimator, createFullEstimator, createSeedEstimator, ESTIMATORS,
+  type ConservativeEstimatorOptions, type EstimatorName, type EstimatorOptions, type FullEstimatorOptions,
+} from './estimate/index.js'
+export { seedEstimateText, type SeedSpan, type SeedTextEstimate } from './estimate/seed.js'
+
+export {
+  checkTranscript, decide, describeSegment, largestItems, resolveRange,
+  type CheckDecision, type CheckOptions, type CheckResult, type CheckSegment, type MessageRange,
+} from './check/index.js'
+export { checkJson, renderCheckReport, type ReportContext } from './report/check.js'
+
+export { MESSAGE_SEPARATOR, PART_SEPARATOR, pairToolCalls, renderMessage, renderPart, renderSegment, type RenderedMessage } from './transcript/render.js'
+
+export * from './transcript/index.js'
+
+export * from './spec/summarizer.js'
+export * from './summarize/index.js'
+export * from './verify/index.js'
+export * from './compact/index.js'

@@ -1,0 +1,636 @@
+import { FloorguardError } from '../errors.js'
+import type { FloorEstimate, FloorItem } from '../spec/estimator.js'
+import type { ToolPair } from '../spec/transcript.js'
+import { pairToolCalls, renderMessage } from '../transcript/render.js'
+import { fewestParts, fewestTokens, type Partition, type PartitionProblem } from './_partition.js'
+import { CompactionFloorError } from './compaction-floor-error.js'
+import { createErrorFixLinker, startsUserTurn } from './error-fix.js'
+import { findSupersededState } from './superseded.js'
+import type {
+  CausalUnit,
+  CompactionPlan,
+  CompactPlan,
+  FloorSummary,
+  GuardMode,
+  MessageRange,
+  MustKeepItem,
+  OffendingUnit,
+  PlanOptions,
+  PlanPart,
+  PlanSegment,
+  Refusal,
+  RefusalOption,
+  RefusalReason,
+  SplitPlan,
+  StateValue,
+} from './types.js'
+
+/** Options with defaults resolved, in one place. */
+interface Settings {
+  readonly slot: number
+  readonly budget: number | undefined
+  readonly slotRounding: number
+}
+
+/** Everything about the segment that does not depend on the slot, computed once per plan. */
+interface Context {
+  readonly segment: PlanSegment
+  readonly offset: number
+  readonly n: number
+  readonly prefixTokens: Float64Array
+  /** Distinct item ids of message `i` are `ids[idStarts[i] .. idStarts[i + 1])`. */
+  readonly idStarts: Int32Array
+  readonly ids: Int32Array
+  readonly weights: Float64Array
+  /** `cutAllowed[c]`: a cut before local message `c` cuts no unit. */
+  readonly cutAllowed: Uint8Array
+  readonly units: readonly CausalUnit[]
+  readonly crossing: readonly CausalUnit[]
+  readonly state: readonly StateValue[]
+  readonly stateByMessage: ReadonlyMap<number, readonly StateValue[]>
+  /** Messages holding a failure a later success of the same tool key resolved, with that key. */
+  readonly resolvedErrors: ReadonlyMap<number, string>
+  /** How the estimator rounds its margin (`ceil` unless its whole-segment estimate shows `floor`). */
+  readonly marginRounding: 'ceil' | 'floor'
+  readonly estimates: Map<string, FloorEstimate>
+}
+
+function fail(message: string): never {
+  throw new FloorguardError('invalid-argument', `planCompaction: ${message}`)
+}
+
+function checkCount(value: unknown, field: string, minimum = 0): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum) {
+    fail(`${field}: expected an integer >= ${minimum}, got ${typeof value === 'number' ? value : JSON.stringify(value) ?? String(value)}`)
+  }
+}
+
+function resolveSettings(options: PlanOptions): Settings {
+  if (options === null || typeof options !== 'object') fail(`options: expected an object with a slot, got ${String(options)}`)
+  checkCount(options.slot, 'options.slot')
+  if (options.budget !== undefined) checkCount(options.budget, 'options.budget')
+  const slotRounding = options.slotRounding ?? 100
+  checkCount(slotRounding, 'options.slotRounding', 1)
+  return { slot: options.slot, budget: options.budget, slotRounding }
+}
+
+function summaryOf(estimate: FloorEstimate): FloorSummary {
+  return { irreducible: estimate.irreducible, margin: estimate.margin, total: estimate.total }
+}
+
+function estimateRange(context: Context, from: number, to: number): FloorEstimate {
+  const key = `${from}:${to}`
+  let estimate = context.estimates.get(key)
+  if (!estimate) {
+    estimate = context.segment.estimator.estimate(context.segment.messages.slice(from, to), context.offset + from)
+    context.estimates.set(key, estimate)
+  }
+  return estimate
+}
+
+function tokensOf(context: Context, from: number, to: number): number {
+  return context.prefixTokens[to]! - context.prefixTokens[from]!
+}
+
+function rangeOf(context: Context, from: number, to: number): MessageRange {
+  return [context.offset + from, context.offset + to]
+}
+
+/** A part's slot: its floor rounded up to `slotRounding` (at least one step), never above the configured slot. */
+function partSlot(settings: Settings, floor: number): number {
+  const step = settings.slotRounding
+  return Math.min(settings.slot, Math.ceil(Math.max(floor, 1) / step) * step)
+}
+
+function markItems(context: Context, items: readonly FloorItem[]): MustKeepItem[] {
+  return items.map((item) => {
+    const state = context.stateByMessage.get(item.message)?.find((entry) => entry.start < item.end && item.start < entry.end)
+    if (state) return { ...item, status: state.status, key: state.key }
+    const resolved = item.kind === 'error' ? context.resolvedErrors.get(item.message) : undefined
+    if (resolved !== undefined) return { ...item, status: 'superseded', key: `error:${resolved}` }
+    return { ...item, status: 'current' }
+  })
+}
+
+function stateIn(context: Context, from: number, to: number): StateValue[] {
+  const start = context.offset + from
+  const end = context.offset + to
+  return context.state.filter((entry) => entry.message >= start && entry.message < end)
+}
+
+function largestItems(items: readonly FloorItem[]): FloorItem[] {
+  return items
+    .map((item, order) => ({ item, order }))
+    .sort((a, b) => b.item.tokens - a.item.tokens || a.order - b.order)
+    .slice(0, 5)
+    .map((entry) => entry.item)
+}
+
+function pairRange(pair: ToolPair): MessageRange {
+  return [Math.min(pair.call.message, pair.result.message), Math.max(pair.call.message, pair.result.message) + 1]
+}
+
+function checkPairs(pairs: readonly ToolPair[]): void {
+  pairs.forEach((pair, index) => {
+    for (const end of ['call', 'result'] as const) {
+      const place = (pair as Partial<ToolPair>)[end]
+      if (!place || !Number.isInteger(place.message) || !Number.isInteger(place.part) || place.message < 0) {
+        fail(`segment.pairs[${index}].${end}: expected { message, part } with integer indices`)
+      }
+    }
+  })
+}
+
+function buildContext(segment: PlanSegment, options: PlanOptions): Context {
+  if (segment === null || typeof segment !== 'object' || !Array.isArray(segment.messages)) fail('segment.messages: expected an array of messages')
+  if (!segment.estimator || segment.estimator.specificationVersion !== 'v1') fail('segment.estimator: expected a FloorEstimatorV1')
+  if (!segment.tokenizer || segment.tokenizer.specificationVersion !== 'v1') fail('segment.tokenizer: expected a TokenizerV1')
+  const offset = segment.offset ?? 0
+  checkCount(offset, 'segment.offset')
+  const { messages, estimator, tokenizer } = segment
+  const n = messages.length
+  const segmentEnd = offset + n
+
+  const prefixTokens = new Float64Array(n + 1)
+  const idStarts = new Int32Array(n + 1)
+  const idList: number[] = []
+  const weightList: number[] = []
+  const idOf = new Map<string, number>()
+  const lastSeen = new Map<number, number>()
+  messages.forEach((message, index) => {
+    prefixTokens[index + 1] = prefixTokens[index]! + tokenizer.count(renderMessage(message).text)
+    idStarts[index] = idList.length
+    for (const item of estimator.extract(message, offset + index)) {
+      let id = idOf.get(item.text)
+      if (id === undefined) {
+        id = weightList.length
+        idOf.set(item.text, id)
+        weightList.push(item.tokens)
+      }
+      if (lastSeen.get(id) === index) continue
+      lastSeen.set(id, index)
+      idList.push(id)
+    }
+  })
+  idStarts[n] = idList.length
+
+  const pairs = segment.pairs
+    ? (checkPairs(segment.pairs), segment.pairs)
+    : pairToolCalls(messages).pairs.map((pair) => ({
+        id: pair.id,
+        call: { message: pair.call.message + offset, part: pair.call.part },
+        result: { message: pair.result.message + offset, part: pair.result.part },
+      }))
+
+  const inside = (index: number) => index >= offset && index < segmentEnd
+  const units: CausalUnit[] = []
+  const crossing: CausalUnit[] = []
+  const insidePairs: ToolPair[] = []
+  for (const pair of pairs) {
+    const range = pairRange(pair)
+    const callInside = inside(pair.call.message)
+    const resultInside = inside(pair.result.message)
+    if (callInside && resultInside) {
+      insidePairs.push(pair)
+      if (range[1] - range[0] > 1) units.push({ kind: 'tool-pair', range, label: `tool call ${pair.id}` })
+    } else if (callInside || resultInside) {
+      crossing.push({ kind: 'tool-pair', range, label: `tool call ${pair.id}` })
+    }
+  }
+
+  for (const linker of options.linkers ?? [createErrorFixLinker()]) {
+    for (const unit of linker.link({ messages, offset, pairs: insidePairs })) {
+      const [start, end] = unit.range
+      if (!Number.isInteger(start) || !Number.isInteger(end) || start < offset || end > segmentEnd || end <= start) {
+        fail(`linker ${JSON.stringify(linker.name)} returned range [${start}, ${end}), expected a non-empty range inside the segment [${offset}, ${segmentEnd})`)
+      }
+      units.push(unit)
+    }
+  }
+
+  const state = findSupersededState(messages, offset)
+  const stateByMessage = new Map<number, StateValue[]>()
+  const previousOfKey = new Map<string, StateValue>()
+  const linkSuperseded = options.linkSuperseded ?? true
+  const window = options.supersededWindow ?? 50
+  checkCount(window, 'options.supersededWindow')
+  for (const entry of state) {
+    let list = stateByMessage.get(entry.message)
+    if (!list) stateByMessage.set(entry.message, (list = []))
+    list.push(entry)
+    const previous = previousOfKey.get(entry.key)
+    previousOfKey.set(entry.key, entry)
+    if (!linkSuperseded || !previous || previous.value === entry.value || entry.message === previous.message) continue
+    if (entry.message - previous.message > window) continue
+    units.push({
+      kind: 'superseded-decision',
+      range: [previous.message, entry.message + 1],
+      label: `${entry.key} changed from ${previous.value} to ${entry.value}`,
+    })
+  }
+
+  for (const [index, unit] of (options.units ?? []).entries()) {
+    const range = unit?.range
+    if (!Array.isArray(range) || range.length !== 2 || !Number.isInteger(range[0]) || !Number.isInteger(range[1]) || range[0] < 0 || range[1] <= range[0]) {
+      fail(`options.units[${index}].range: expected [start, end) with integer indices, start < end`)
+    }
+    const caller: CausalUnit = { kind: 'caller', range: [range[0], range[1]], ...(unit.label === undefined ? {} : { label: unit.label }) }
+    if (range[0] >= offset && range[1] <= segmentEnd) units.push(caller)
+    else if (range[0] < segmentEnd && range[1] > offset) crossing.push(caller)
+  }
+
+  // A cut before message c is forbidden when some unit [s, e) has s < c < e (crossing units clipped to the segment).
+  const forbidden = new Int32Array(n + 2)
+  for (const unit of [...units, ...crossing]) {
+    const start = Math.max(unit.range[0], offset) - offset
+    const end = Math.min(unit.range[1], segmentEnd) - offset
+    if (end - start < 2) continue
+    forbidden[start + 1]!++
+    forbidden[end]!--
+  }
+  const cutAllowed = new Uint8Array(n + 1)
+  let open = 0
+  for (let c = 0; c <= n; c++) {
+    open += forbidden[c]!
+    cutAllowed[c] = c === 0 || c === n || open === 0 ? 1 : 0
+  }
+
+  const resolvedErrors = new Map<number, string>()
+  for (const unit of units) {
+    if (unit.kind === 'error-fix' && unit.failure && unit.resolution?.by === 'success') resolvedErrors.set(unit.failure.message, unit.failure.key)
+  }
+
+  return {
+    segment,
+    offset,
+    n,
+    prefixTokens,
+    idStarts,
+    ids: Int32Array.from(idList),
+    weights: Float64Array.from(weightList),
+    cutAllowed,
+    units,
+    crossing,
+    state,
+    stateByMessage,
+    resolvedErrors,
+    marginRounding: 'ceil',
+    estimates: new Map(),
+  }
+}
+
+/** Mirrors the estimator's margin rounding (floor instead of ceil) when its whole-segment estimate shows it. */
+function calibrateMargin(context: Context, whole: FloorEstimate): Context {
+  const ratio = context.segment.estimator.marginRatio
+  const irreducible = whole.irreducible
+  if (whole.margin === Math.floor(irreducible * ratio) && whole.margin !== Math.ceil(irreducible * ratio)) return { ...context, marginRounding: 'floor' }
+  return context
+}
+
+/** Block boundaries (allowed cuts) of the local range `[from, to)`. */
+function blockBounds(context: Context, from: number, to: number): number[] {
+  const bounds = [from]
+  for (let c = from + 1; c < to; c++) if (context.cutAllowed[c]) bounds.push(c)
+  bounds.push(to)
+  return bounds
+}
+
+function buildProblem(context: Context, bounds: readonly number[], settings: Settings): PartitionProblem {
+  const blocks = bounds.length - 1
+  const itemStarts = new Int32Array(blocks + 1)
+  const itemIds: number[] = []
+  const seen = new Int32Array(context.weights.length).fill(-1)
+  for (let b = 0; b < blocks; b++) {
+    itemStarts[b] = itemIds.length
+    for (let k = context.idStarts[bounds[b]!]!; k < context.idStarts[bounds[b + 1]!]!; k++) {
+      const id = context.ids[k]!
+      if (seen[id] === b) continue
+      seen[id] = b
+      itemIds.push(id)
+    }
+  }
+  itemStarts[blocks] = itemIds.length
+  const cutPenalty = new Uint8Array(blocks + 1)
+  for (let b = 1; b < blocks; b++) cutPenalty[b] = startsUserTurn(context.segment.messages[bounds[b]!]) ? 0 : 1
+  return {
+    blocks,
+    itemStarts,
+    itemIds: Int32Array.from(itemIds),
+    weights: context.weights,
+    slot: settings.slot,
+    marginRatio: context.segment.estimator.marginRatio,
+    marginRounding: context.marginRounding,
+    slotRounding: settings.slotRounding,
+    cutPenalty,
+  }
+}
+
+/** The units lying inside a local range. */
+function unitsWithin(context: Context, from: number, to: number): CausalUnit[] {
+  const start = context.offset + from
+  const end = context.offset + to
+  return context.units.filter((unit) => unit.range[0] >= start && unit.range[1] <= end && unit.range[1] - unit.range[0] > 1)
+}
+
+function offendingBlock(context: Context, from: number, to: number): OffendingUnit {
+  const estimate = estimateRange(context, from, to)
+  const members = unitsWithin(context, from, to)
+  const widest = members.reduce<CausalUnit | undefined>((chosen, unit) => (!chosen || unit.range[1] - unit.range[0] > chosen.range[1] - chosen.range[0] ? unit : chosen), undefined)
+  return {
+    kind: widest?.kind ?? 'message',
+    range: rangeOf(context, from, to),
+    floor: estimate.total,
+    items: largestItems(estimate.items),
+    ...(members.length > 1 ? { members } : {}),
+    ...(widest?.label === undefined ? {} : { label: widest.label }),
+  }
+}
+
+function summaryCost(plan: CompactPlan | SplitPlan, settings: Settings): number {
+  return plan.kind === 'compact' ? partSlot(settings, plan.floor.total) : plan.summaryTokens
+}
+
+/** A `compact-range` option for the local range, when planning it frees tokens. */
+function rangeOption(context: Context, from: number, to: number, settings: Settings, reason: string): RefusalOption | undefined {
+  if (to <= from) return undefined
+  const plan = decide(context, from, to, settings, false)
+  if (plan.kind === 'refuse') return undefined
+  const cost = summaryCost(plan, settings)
+  const frees = plan.tokens - cost
+  return frees > 0 ? { kind: 'compact-range', range: plan.range, slot: cost, frees, reason } : undefined
+}
+
+function bestOptions(options: Array<RefusalOption | undefined>, limit: number): RefusalOption[] {
+  return options
+    .filter((option): option is Extract<RefusalOption, { kind: 'compact-range' }> => option?.kind === 'compact-range')
+    .sort((a, b) => b.frees - a.frees || a.range[0] - b.range[0])
+    .slice(0, limit)
+}
+
+/** The smallest slot (binary search between the largest unit's floor and the whole floor) at which a plan exists. */
+function smallestWorkingSlot(context: Context, from: number, to: number, settings: Settings, lowest: number, whole: number): number {
+  const works = (slot: number) => decide(context, from, to, { ...settings, slot }, false).kind !== 'refuse'
+  if (lowest >= whole || works(lowest)) return lowest
+  let low = lowest
+  let high = whole
+  for (let step = 0; step < 20 && high - low > 1; step++) {
+    const middle = Math.floor((low + high) / 2)
+    if (works(middle)) high = middle
+    else low = middle
+  }
+  return high
+}
+
+function refusal(
+  context: Context,
+  from: number,
+  to: number,
+  settings: Settings,
+  reason: RefusalReason,
+  units: readonly OffendingUnit[],
+  options: readonly RefusalOption[],
+): Refusal {
+  const whole = estimateRange(context, from, to)
+  const tokens = tokensOf(context, from, to)
+  return {
+    kind: 'refuse',
+    reason,
+    range: rangeOf(context, from, to),
+    floor: summaryOf(whole),
+    slot: settings.slot,
+    tokens,
+    guard: 'on',
+    budget: settings.budget ?? Math.max(0, tokens - 1),
+    units,
+    options,
+    state: stateIn(context, from, to),
+  }
+}
+
+function acceptRisk(whole: FloorEstimate, settings: Settings): RefusalOption {
+  return { kind: 'accept-risk', shortfall: Math.max(0, whole.total - settings.slot) }
+}
+
+function toParts(context: Context, bounds: readonly number[], partition: Partition, settings: Settings): { parts: PlanPart[]; misfit?: OffendingUnit } {
+  const parts: PlanPart[] = []
+  for (let index = 0; index + 1 < partition.cuts.length; index++) {
+    const from = bounds[partition.cuts[index]!]!
+    const to = bounds[partition.cuts[index + 1]!]!
+    const estimate = estimateRange(context, from, to)
+    if (estimate.total > settings.slot) return { parts, misfit: offendingBlock(context, from, to) }
+    parts.push({
+      range: rangeOf(context, from, to),
+      floor: estimate.total,
+      slot: partSlot(settings, estimate.total),
+      tokens: tokensOf(context, from, to),
+      items: markItems(context, estimate.items),
+      state: stateIn(context, from, to),
+    })
+  }
+  return { parts }
+}
+
+function splitPlan(context: Context, from: number, to: number, settings: Settings, parts: PlanPart[], optimal: SplitPlan['optimal']): SplitPlan {
+  const tokens = tokensOf(context, from, to)
+  const summaryTokens = parts.reduce((sum, part) => sum + part.slot, 0)
+  return {
+    kind: 'split',
+    range: rangeOf(context, from, to),
+    floor: summaryOf(estimateRange(context, from, to)),
+    slot: settings.slot,
+    tokens,
+    guard: 'on',
+    budget: settings.budget ?? Math.max(0, tokens - 1),
+    summaryTokens,
+    frees: tokens - summaryTokens,
+    optimal,
+    parts,
+    state: stateIn(context, from, to),
+  }
+}
+
+/** The record's three-way decision for the local range `[from, to)`, whose ends are allowed cuts. */
+function decide(context: Context, from: number, to: number, settings: Settings, withOptions: boolean): CompactionPlan {
+  const whole = estimateRange(context, from, to)
+  const tokens = tokensOf(context, from, to)
+  if (whole.total <= settings.slot) {
+    return {
+      kind: 'compact',
+      range: rangeOf(context, from, to),
+      floor: summaryOf(whole),
+      slot: settings.slot,
+      tokens,
+      guard: 'on',
+      items: markItems(context, whole.items),
+      state: stateIn(context, from, to),
+    }
+  }
+  const maxSummary = settings.budget ?? tokens - 1
+  const bounds = blockBounds(context, from, to)
+
+  // Units that cannot fit on their own decide the refusal before any search.
+  const oversized: Array<{ from: number; to: number; cuttable: boolean }> = []
+  for (let b = 0; b + 1 < bounds.length; b++) {
+    const start = bounds[b]!
+    const end = bounds[b + 1]!
+    if (estimateRange(context, start, end).total <= settings.slot) continue
+    let cuttable = end - start > 1
+    for (let index = start; cuttable && index < end; index++) if (estimateRange(context, index, index + 1).total > settings.slot) cuttable = false
+    oversized.push({ from: start, to: end, cuttable })
+  }
+  if (oversized.length > 0) {
+    const reason: RefusalReason = oversized.every((block) => block.cuttable) ? 'would-cut-unit' : 'unit-exceeds-slot'
+    const units = oversized.map((block) => offendingBlock(context, block.from, block.to))
+    if (!withOptions) return refusal(context, from, to, settings, reason, units, [])
+    const lowest = Math.max(...units.map((unit) => unit.floor))
+    const options: RefusalOption[] = [{ kind: 'raise-slot', slot: smallestWorkingSlot(context, from, to, settings, lowest, whole.total) }]
+    const gaps: Array<RefusalOption | undefined> = []
+    let cursor = from
+    for (const block of oversized) {
+      gaps.push(rangeOption(context, cursor, block.from, settings, cursor === from ? `the messages before the unit at ${context.offset + block.from}` : `the messages between the units`))
+      cursor = block.to
+    }
+    gaps.push(rangeOption(context, cursor, to, settings, `the messages after the unit ending at ${context.offset + cursor}`))
+    options.push(...bestOptions(gaps, 3), acceptRisk(whole, settings))
+    return refusal(context, from, to, settings, reason, units, options)
+  }
+
+  const problem = buildProblem(context, bounds, settings)
+  const fewest = fewestParts(problem)
+  if (!fewest) return refusal(context, from, to, settings, 'estimator-inconsistent', [], withOptions ? [acceptRisk(whole, settings)] : [])
+  const first = toParts(context, bounds, fewest, settings)
+  if (first.misfit) return refusal(context, from, to, settings, 'estimator-inconsistent', [first.misfit], withOptions ? [{ kind: 'raise-slot', slot: first.misfit.floor }, acceptRisk(whole, settings)] : [])
+  const firstCost = first.parts.reduce((sum, part) => sum + part.slot, 0)
+  if (firstCost <= maxSummary) return splitPlan(context, from, to, settings, first.parts, 'fewest-parts')
+
+  // Every partition's summaries cost at least the segment's distinct items once: skip the search when that alone
+  // is over, unless the refusal needs the cheapest cost for its raise-budget number.
+  let cheapest = first.parts
+  let cheapestCost = firstCost
+  let modelIrreducible = 0
+  for (const id of new Set(problem.itemIds)) modelIrreducible += context.weights[id]!
+  if (modelIrreducible <= maxSummary || withOptions) {
+    const fewestToken = fewestTokens(problem)
+    if (fewestToken) {
+      const second = toParts(context, bounds, fewestToken, settings)
+      if (!second.misfit) {
+        const secondCost = second.parts.reduce((sum, part) => sum + part.slot, 0)
+        if (secondCost <= maxSummary) return splitPlan(context, from, to, settings, second.parts, 'fewest-tokens')
+        if (secondCost < cheapestCost) {
+          cheapest = second.parts
+          cheapestCost = secondCost
+        }
+      }
+    }
+  }
+  const units: OffendingUnit[] = [...cheapest]
+    .sort((a, b) => b.floor - a.floor || a.range[0] - b.range[0])
+    .slice(0, 3)
+    .map((part) => ({ kind: 'part', range: part.range, floor: part.floor, items: largestItems(part.items) }))
+  if (!withOptions) return refusal(context, from, to, settings, 'budget-exceeded', units, [])
+  const options: RefusalOption[] = [{ kind: 'raise-budget', budget: cheapestCost }]
+  if (partSlot({ ...settings, slot: whole.total }, whole.total) <= maxSummary) options.push({ kind: 'raise-slot', slot: whole.total })
+  // The run of blocks where compaction frees the most (tokens minus floor: old tool outputs, long narrative).
+  let bestGain = 0
+  let bestRange: [number, number] | undefined
+  let runStart = 0
+  let runGain = 0
+  for (let b = 0; b + 1 < bounds.length; b++) {
+    const gain = tokensOf(context, bounds[b]!, bounds[b + 1]!) - estimateRange(context, bounds[b]!, bounds[b + 1]!).total
+    if (runGain <= 0) {
+      runStart = b
+      runGain = 0
+    }
+    runGain += gain
+    if (runGain > bestGain) {
+      bestGain = runGain
+      bestRange = [runStart, b + 1]
+    }
+  }
+  if (bestRange && !(bestRange[0] === 0 && bestRange[1] === bounds.length - 1)) {
+    const option = rangeOption(context, bounds[bestRange[0]]!, bounds[bestRange[1]]!, settings, 'the messages whose tokens most exceed their floor')
+    if (option) options.push(option)
+  }
+  options.push(acceptRisk(whole, settings))
+  return refusal(context, from, to, settings, 'budget-exceeded', units, options)
+}
+
+function guardOf(options: PlanOptions): GuardMode {
+  if (options.retrievable) return 'retrievable'
+  if (options.deadRegion) return 'dead-region'
+  if (options.narrativeOnly) return 'narrative-only'
+  if (options.unconstrained) return 'unconstrained'
+  return 'on'
+}
+
+/**
+ * Decides compact / split / refuse for a segment before any summarizer runs (the record's Decision Boundary).
+ *
+ * - `floor` is the estimator's `estimate(messages).total` = irreducible + margin. **compact** when
+ *   `slot >= floor.total`.
+ * - **split** otherwise, when the segment can be cut at unit boundaries into parts whose floors each fit the slot and
+ *   whose part slots (`min(slot, floor rounded up to slotRounding)`) add up to at most the budget (default: fewer
+ *   tokens than the messages replaced). Among such partitions: fewest parts, then fewest summary tokens, then fewest
+ *   cuts off user turns, then the earliest cuts (compared from the last cut back).
+ * - **refuse** when a unit alone exceeds the slot, when no partition fits the budget, or when the segment's own
+ *   boundary cuts a unit; the refusal lists the units and options with numbers.
+ *
+ * Causal units: tool pairs (always), `linkers` (default: error → fix), changed decisions (`linkSuperseded`), and
+ * the caller's `units`. The record's conditions of validity (`retrievable`, `deadRegion`, `narrativeOnly`,
+ * `unconstrained`) turn the floor off. Pure: no I/O; misuse (a bad slot, a linker's bad range) throws.
+ */
+export function planCompaction(segment: PlanSegment, options: PlanOptions): CompactionPlan {
+  const settings = resolveSettings(options)
+  let context = buildContext(segment, options)
+  const { n } = context
+  const whole = estimateRange(context, 0, n)
+  context = calibrateMargin(context, whole)
+
+  if (context.crossing.length > 0) {
+    const units = context.crossing.map((unit): OffendingUnit => {
+      const from = Math.max(unit.range[0] - context.offset, 0)
+      const to = Math.min(unit.range[1] - context.offset, n)
+      const estimate = estimateRange(context, from, to)
+      return { kind: unit.kind, range: unit.range, floor: estimate.total, items: largestItems(estimate.items), ...(unit.label === undefined ? {} : { label: unit.label }) }
+    })
+    // The largest range inside that cuts nothing: drop what the crossing units hold at either end.
+    let from = 0
+    let to = n
+    for (const unit of context.crossing) {
+      if (unit.range[0] < context.offset) from = Math.max(from, unit.range[1] - context.offset)
+      if (unit.range[1] > context.offset + n) to = Math.min(to, unit.range[0] - context.offset)
+    }
+    while (from < n && !context.cutAllowed[from]) from++
+    while (to > 0 && !context.cutAllowed[to]) to--
+    const options: RefusalOption[] = []
+    const inner = from < to && (from > 0 || to < n) ? rangeOption(context, from, to, settings, 'the largest range inside that cuts no unit') : undefined
+    if (inner) options.push(inner)
+    options.push(acceptRisk(whole, settings))
+    return refusal(context, 0, n, settings, 'range-cuts-unit', units, options)
+  }
+
+  const guard = guardOf(options)
+  if (guard !== 'on') {
+    return {
+      kind: 'compact',
+      range: rangeOf(context, 0, n),
+      floor: summaryOf(whole),
+      slot: guard === 'unconstrained' ? Math.max(settings.slot, whole.total) : settings.slot,
+      tokens: tokensOf(context, 0, n),
+      guard,
+      items: markItems(context, whole.items),
+      state: stateIn(context, 0, n),
+    }
+  }
+  return decide(context, 0, n, settings, true)
+}
+
+/**
+ * The throwing twin of {@link planCompaction}: returns a compact or split plan, throws {@link CompactionFloorError}
+ * (message: slot, floor, irreducible, margin, reason, options) when the plan is a refusal.
+ */
+export function planCompactionOrThrow(segment: PlanSegment, options: PlanOptions): CompactPlan | SplitPlan {
+  const plan = planCompaction(segment, options)
+  if (plan.kind === 'refuse') throw new CompactionFloorError(plan)
+  return plan
+}

@@ -1,0 +1,332 @@
+import type { Message, ToolCallPart } from '../spec/transcript.js'
+import { renderMessage } from '../transcript/render.js'
+import type { StateValue } from './types.js'
+
+/** A value set in the segment, before statuses are known. */
+export type StateAssignment = Omit<StateValue, 'status' | 'supersededBy'>
+
+/** Tool-call string arguments longer than this are payloads (file contents), not decisions. */
+const MAX_ARGUMENT_LENGTH = 1000
+const MAX_ARGUMENT_LINES = 20
+const MAX_NAME_LENGTH = 128
+const MAX_VALUE_LENGTH = 200
+
+function isNameCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45 || code === 46
+}
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57
+}
+function isLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+}
+function isEnvName(name: string): boolean {
+  if (name.length < 2 || !(name.charCodeAt(0) >= 65 && name.charCodeAt(0) <= 90)) return false
+  for (let index = 1; index < name.length; index++) {
+    const code = name.charCodeAt(index)
+    if (!((code >= 65 && code <= 90) || isDigit(code) || code === 95)) return false
+  }
+  return true
+}
+function isSeparatorCode(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 44 || code === 59 || code === 41 || code === 93 || code === 125 || code === 38 || code === 124 || code === 34 || code === 39 || code === 96 || Number.isNaN(code)
+}
+
+/**
+ * Scans `text[from, to)` for version pins and assignments, in one linear pass, appending to `out`.
+ *
+ * Recognized: `pkg==1.2.3` (also `>=`, `<=`, `~=`, `!=`, `===`), `pkg@1.2.3` / `@scope/pkg@^1.2` (the version must
+ * hold a dot), `"pkg": "^1.2"` (a quoted key and a version string), `NAME=value` (an upper-case env name, any value),
+ * and `key: 30`, `key = 0.85`, `"key": 30` (numeric values, optional unit such as `30s` or `85%`). With `escaped`,
+ * the text is JSON string content: a backslash and the character after it are a boundary.
+ */
+export function scanAssignments(text: string, from: number, to: number, message: number, escaped: boolean, out: StateAssignment[]): void {
+  let index = from
+  while (index < to) {
+    const code = text.charCodeAt(index)
+    if (escaped && code === 92) {
+      index += 2
+      continue
+    }
+    if (code === 34) {
+      index = quotedKey(text, index, to, message, escaped, out)
+      continue
+    }
+    const previous = index > from ? text.charCodeAt(index - 1) : 32
+    const startsName = (isLetter(code) || code === 95 || code === 64) && !(isNameCode(previous) || previous === 64 || previous === 47)
+    if (!startsName) {
+      index++
+      continue
+    }
+    let end = index + (code === 64 ? 1 : 0)
+    while (end < to && end - index < MAX_NAME_LENGTH && isNameCode(text.charCodeAt(end))) end++
+    if (code === 64 && end < to && text.charCodeAt(end) === 47) {
+      end++
+      while (end < to && end - index < MAX_NAME_LENGTH && isNameCode(text.charCodeAt(end))) end++
+    }
+    const name = text.slice(index, end)
+    const next = afterName(text, index, end, to, name, message, escaped, out)
+    // Resume right after the name (or the assignment) so the scan stays one pass over the text.
+    index = Math.max(next, end, index + 1)
+  }
+}
+
+function afterName(text: string, start: number, end: number, to: number, name: string, message: number, escaped: boolean, out: StateAssignment[]): number {
+  if (name.length === 0 || name === '@') return end
+  const first = text.charCodeAt(end)
+  const second = text.charCodeAt(end + 1)
+  const lowerName = name.toLowerCase()
+  // pip-style pins: `pkg==1.2.3`, `pkg>=1.2`.
+  if (isPinOperator(text, end)) {
+    const valueEnd = readSpecifier(text, end, to)
+    if (valueEnd > end && name.charCodeAt(0) !== 64) {
+      out.push(assignment('pin', `pin:${lowerName}`, text, start, valueEnd, end, valueEnd, message))
+      return valueEnd
+    }
+    return end
+  }
+  // npm-style pins: `pkg@1.2.3`, `@scope/pkg@^1.2`.
+  if (first === 64) {
+    let valueStart = end + 1
+    const marker = text.charCodeAt(valueStart)
+    if (marker === 94 || marker === 126) valueStart++
+    const valueEnd = readVersion(text, valueStart, to)
+    if (valueEnd > valueStart) {
+      out.push(assignment('pin', `pin:${lowerName}`, text, start, valueEnd, end + 1, valueEnd, message))
+      return valueEnd
+    }
+    return end
+  }
+  // `NAME=value` (env), `key=30`, `key = 30`, `key: 30`.
+  let cursor = end
+  while (cursor < to && text.charCodeAt(cursor) === 32 && cursor - end < 2) cursor++
+  const operator = text.charCodeAt(cursor)
+  if (operator === 61 && text.charCodeAt(cursor + 1) !== 61 && name.charCodeAt(0) !== 64) {
+    let valueStart = cursor + 1
+    if (isEnvName(name) && cursor === end) {
+      const valueEnd = readEnvValue(text, valueStart, to, escaped)
+      if (valueEnd.end > valueEnd.start) {
+        out.push(assignment('assignment', `var:${name}`, text, start, valueEnd.stop, valueEnd.start, valueEnd.end, message))
+        return valueEnd.stop
+      }
+      return end
+    }
+    while (valueStart < to && text.charCodeAt(valueStart) === 32 && valueStart - cursor < 3) valueStart++
+    const valueEnd = readNumber(text, valueStart, to)
+    if (valueEnd > valueStart && name.length >= 3) {
+      out.push(assignment('assignment', `var:${name}`, text, start, valueEnd, valueStart, valueEnd, message))
+      return valueEnd
+    }
+    return end
+  }
+  if (operator === 58 && cursor === end && name.length >= 3 && name.charCodeAt(0) !== 64) {
+    let valueStart = cursor + 1
+    while (valueStart < to && text.charCodeAt(valueStart) === 32 && valueStart - cursor < 3) valueStart++
+    const valueEnd = readNumber(text, valueStart, to)
+    if (valueEnd > valueStart) {
+      out.push(assignment('assignment', `var:${name}`, text, start, valueEnd, valueStart, valueEnd, message))
+      return valueEnd
+    }
+  }
+  return end
+}
+
+/** `"key": "^1.2"` or `"key": 30`; returns where scanning resumes. */
+function quotedKey(text: string, quote: number, to: number, message: number, escaped: boolean, out: StateAssignment[]): number {
+  let end = quote + 1
+  while (end < to && end - quote <= MAX_NAME_LENGTH && (isNameCode(text.charCodeAt(end)) || text.charCodeAt(end) === 64 || text.charCodeAt(end) === 47)) end++
+  let close = end
+  if (escaped && text.charCodeAt(close) === 92) close++
+  if (end === quote + 1 || text.charCodeAt(close) !== 34) return quote + 1
+  const name = text.slice(quote + 1, end)
+  let cursor = close + 1
+  while (cursor < to && text.charCodeAt(cursor) === 32 && cursor - close < 3) cursor++
+  if (text.charCodeAt(cursor) !== 58) return quote + 1
+  cursor++
+  while (cursor < to && text.charCodeAt(cursor) === 32 && cursor - close < 6) cursor++
+  if (escaped && text.charCodeAt(cursor) === 92) cursor++
+  if (text.charCodeAt(cursor) === 34) {
+    let valueStart = cursor + 1
+    const marker = text.charCodeAt(valueStart)
+    if (marker === 94 || marker === 126) valueStart++
+    else if ((marker === 62 || marker === 60) && text.charCodeAt(valueStart + 1) === 61) valueStart += 2
+    const valueEnd = readVersion(text, valueStart, to)
+    let closing = valueEnd
+    if (escaped && text.charCodeAt(closing) === 92) closing++
+    if (valueEnd > valueStart && text.charCodeAt(closing) === 34) {
+      out.push(assignment('pin', `pin:${name.toLowerCase()}`, text, quote, closing + 1, cursor + 1, valueEnd, message))
+      return closing + 1
+    }
+    return close + 1
+  }
+  const valueEnd = readNumber(text, cursor, to)
+  if (valueEnd > cursor && name.length >= 3) {
+    out.push(assignment('assignment', `var:${name}`, text, quote, valueEnd, cursor, valueEnd, message))
+    return valueEnd
+  }
+  return close + 1
+}
+
+/** `==`, `>=`, `<=`, `~=`, `!=` (and `===`) at `at`. */
+function isPinOperator(text: string, at: number): boolean {
+  const first = text.charCodeAt(at)
+  return (first === 61 || first === 62 || first === 60 || first === 126 || first === 33) && text.charCodeAt(at + 1) === 61
+}
+
+/**
+ * A pip specifier from its first operator: `==2.31.0`, `>=2023.1,<2024.3`. Clauses after a comma may also use a
+ * bare `<` or `>`. Returns its end, or `from` when no version follows the first operator.
+ */
+function readSpecifier(text: string, from: number, to: number): number {
+  let end = from
+  for (let clause = 0; clause < 8; clause++) {
+    let versionStart = end
+    if (isPinOperator(text, end)) versionStart = end + (text.charCodeAt(end + 2) === 61 ? 3 : 2)
+    else if (clause > 0 && (text.charCodeAt(end) === 60 || text.charCodeAt(end) === 62)) versionStart = end + 1
+    else break
+    const versionEnd = readVersion(text, versionStart, to)
+    if (versionEnd === versionStart) break
+    end = versionEnd
+    if (text.charCodeAt(end) !== 44) break
+    end++
+  }
+  if (text.charCodeAt(end - 1) === 44) end--
+  return end
+}
+
+/** A version: starts with a digit, holds a dot, made of `[0-9A-Za-z.*+!_-]`. Returns its end, or `from` if none. */
+function readVersion(text: string, from: number, to: number): number {
+  if (!isDigit(text.charCodeAt(from))) return from
+  let end = from
+  let dot = false
+  while (end < to && end - from < MAX_VALUE_LENGTH) {
+    const code = text.charCodeAt(end)
+    if (code === 46) dot = true
+    else if (!(isDigit(code) || isLetter(code) || code === 42 || code === 43 || code === 33 || code === 95 || code === 45)) break
+    end++
+  }
+  while (end > from && text.charCodeAt(end - 1) === 46) end--
+  return dot && end > from ? end : from
+}
+
+/** A number with an optional unit (`30`, `-0.85`, `30s`, `512MB`, `85%`) followed by a boundary; its end or `from`. */
+function readNumber(text: string, from: number, to: number): number {
+  let end = from
+  if (text.charCodeAt(end) === 45 || text.charCodeAt(end) === 43) end++
+  const digits = end
+  while (end < to && isDigit(text.charCodeAt(end))) end++
+  if (end === digits) return from
+  if (text.charCodeAt(end) === 46 && isDigit(text.charCodeAt(end + 1))) {
+    end++
+    while (end < to && isDigit(text.charCodeAt(end))) end++
+  }
+  const unit = end
+  while (end < to && end - unit < 3 && (isLetter(text.charCodeAt(end)) || text.charCodeAt(end) === 37)) end++
+  const after = end < to ? text.charCodeAt(end) : Number.NaN
+  if (!(isSeparatorCode(after) || after === 46 || after === 58 || after === 92)) return from
+  if (after === 46 && isDigit(text.charCodeAt(end + 1))) return from
+  return end
+}
+
+/** An env value: a quoted string or a run up to whitespace or a shell separator. */
+function readEnvValue(text: string, from: number, to: number, escaped: boolean): { start: number; end: number; stop: number } {
+  let start = from
+  if (escaped && text.charCodeAt(start) === 92) start++
+  const quote = text.charCodeAt(start)
+  if (quote === 34 || quote === 39) {
+    let end = start + 1
+    while (end < to && end - start < MAX_VALUE_LENGTH && text.charCodeAt(end) !== quote && text.charCodeAt(end) !== 10) end++
+    if (text.charCodeAt(end) !== quote) return { start, end: start, stop: start }
+    const valueEnd = escaped && text.charCodeAt(end - 1) === 92 ? end - 1 : end
+    return { start: start + 1, end: valueEnd, stop: end + 1 }
+  }
+  let end = from
+  while (end < to && end - from < MAX_VALUE_LENGTH && !isSeparatorCode(text.charCodeAt(end)) && !(escaped && text.charCodeAt(end) === 92)) end++
+  return { start: from, end, stop: end }
+}
+
+function assignment(kind: StateAssignment['kind'], key: string, text: string, start: number, end: number, valueStart: number, valueEnd: number, message: number): StateAssignment {
+  return { key, kind, value: text.slice(valueStart, valueEnd), text: text.slice(start, end), message, start, end }
+}
+
+function* stringLeaves(value: unknown, depth = 0): Generator<string> {
+  if (typeof value === 'string') yield value
+  else if (depth < 16 && value !== null && typeof value === 'object') {
+    for (const child of Array.isArray(value) ? value : Object.values(value)) yield* stringLeaves(child, depth + 1)
+  }
+}
+
+function countLines(text: string): number {
+  let lines = 1
+  for (let index = text.indexOf('\n'); index !== -1 && lines <= MAX_ARGUMENT_LINES; index = text.indexOf('\n', index + 1)) lines++
+  return lines
+}
+
+/**
+ * Finds the decisions of one message: pins and assignments in user, system and assistant text, earlier summaries,
+ * and short tool-call arguments (commands, edits; payloads longer than 1,000 characters or 20 lines are file
+ * contents, not decisions). Tool results and reasoning are observations, not decisions, and are skipped.
+ */
+export function findAssignments(message: Message, index: number): StateAssignment[] {
+  const out: StateAssignment[] = []
+  if (message.role === 'tool') return out
+  const rendered = renderMessage(message)
+  for (const span of rendered.spans) {
+    const part = message.parts[span.part]!
+    if (part.type === 'text' || part.type === 'summary') scanAssignments(rendered.text, span.start, span.end, index, false, out)
+    else if (part.type === 'tool-call') scanToolCall(part, rendered.text, span.start, span.end, index, out)
+  }
+  return out
+}
+
+function scanToolCall(part: ToolCallPart, text: string, start: number, end: number, index: number, out: StateAssignment[]): void {
+  if (typeof part.arguments === 'string' && part.arguments.length <= MAX_ARGUMENT_LENGTH && countLines(part.arguments) <= MAX_ARGUMENT_LINES) {
+    // A string argument renders raw, not as JSON.
+    scanAssignments(text, start, end, index, false, out)
+    return
+  }
+  let cursor = start
+  for (const leaf of stringLeaves(part.arguments)) {
+    const needle = JSON.stringify(leaf)
+    const found = text.indexOf(needle, cursor)
+    if (found === -1 || found >= end) continue
+    cursor = found + needle.length
+    if (leaf.length > MAX_ARGUMENT_LENGTH || countLines(leaf) > MAX_ARGUMENT_LINES) continue
+    scanAssignments(text, found + 1, found + needle.length - 1, index, true, out)
+  }
+}
+
+/**
+ * Marks each key's values: the segment's last value is `current`, any different earlier value `superseded` by it.
+ * Keys set to a single value are dropped (nothing was superseded). Input order: message, then offset.
+ */
+export function resolveSupersession(assignments: readonly StateAssignment[]): StateValue[] {
+  const latest = new Map<string, StateAssignment>()
+  const values = new Map<string, Set<string>>()
+  for (const entry of assignments) {
+    latest.set(entry.key, entry)
+    let set = values.get(entry.key)
+    if (!set) values.set(entry.key, (set = new Set()))
+    set.add(entry.value)
+  }
+  const out: StateValue[] = []
+  for (const entry of assignments) {
+    if ((values.get(entry.key)?.size ?? 0) < 2) continue
+    const current = latest.get(entry.key)!
+    if (entry.value === current.value) out.push({ ...entry, status: 'current' })
+    else out.push({ ...entry, status: 'superseded', supersededBy: { message: current.message, value: current.value } })
+  }
+  return out
+}
+
+/**
+ * Finds the segment's changed decisions: every value of each key the segment set to two or more different values,
+ * the latest marked current. `offset` is the transcript index of `messages[0]`.
+ */
+export function findSupersededState(messages: readonly Message[], offset = 0): StateValue[] {
+  const all: StateAssignment[] = []
+  messages.forEach((message, index) => {
+    for (const entry of findAssignments(message, offset + index)) all.push(entry)
+  })
+  return resolveSupersession(all)
+}

@@ -1,0 +1,86 @@
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { createTokenizer } from '../tokenize/index.js'
+import { conformanceItems, conformanceMessages, createSummarizeRequest, testSummarizer } from '../test-utils/summarizer.js'
+import { verifySummary } from '../verify/verify.js'
+import { createCommandSummarizer, type CommandSummaryRequest } from './command.js'
+
+const tokenizer = await createTokenizer('o200k_base')
+const script = fileURLToPath(new URL('./__fixtures__/summarizer-command.mjs', import.meta.url))
+const command = (mode: string, ...args: string[]): string => [process.execPath, script, mode, ...args].map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(' ')
+
+testSummarizer({ name: 'command (faithful script)', createSummarizer: () => createCommandSummarizer({ command: command('copy') }), createTokenizer: () => tokenizer })
+
+describe('command summarizer', () => {
+  const messages = conformanceMessages()
+  const items = conformanceItems(messages, tokenizer)
+  const request = createSummarizeRequest({ messages, items, slot: 2000, tokenizer, offset: 7 })
+
+  it('sends a versioned JSON request with groups, the state block and ready prompts', async () => {
+    const result = await createCommandSummarizer({ command: command('echo-request') }).summarize(request)
+    if (result.kind !== 'summary') throw new Error(result.reason)
+    const sent = JSON.parse(result.text) as CommandSummaryRequest
+    expect(sent).toMatchObject({ version: 1, slot: 2000, tokenizer: 'o200k_base', attempt: 1, offset: 7, missing: [], feedback: null })
+    expect(sent.messages.map((message) => message.index)).toEqual([7, 8, 9, 10, 11])
+    expect(sent.groups.flatMap((group) => group.items.map((item) => item.text)).sort()).toEqual(items.map((item) => item.text).sort())
+    expect(sent.groups[0]?.kind).toBe('constraint')
+    expect(sent.prompt).toContain(sent.stateBlock)
+    expect(sent.system).toMatch(/transcript data, not instructions/)
+  })
+
+  it('strips trailing line breaks only', async () => {
+    const result = await createCommandSummarizer({ command: "printf '  two spaces\\n\\n'" }).summarize(request)
+    expect(result).toEqual({ kind: 'summary', text: '  two spaces' })
+  })
+
+  it('reports a non-zero exit with the first line of stderr', async () => {
+    const result = await createCommandSummarizer({ command: command('crash') }).summarize(request)
+    expect(result).toEqual({ kind: 'failure', reason: 'command summarizer cmd: exited with code 3: runner: model file not found', retryable: true })
+  })
+
+  it('kills the whole process group on timeout', async () => {
+    const pids = join(mkdtempSync(join(tmpdir(), 'floorguard-cmd-')), 'pids.json')
+    const started = performance.now()
+    const result = await createCommandSummarizer({ command: command('hang', pids), timeoutMs: 1500 }).summarize(request)
+    expect(result).toMatchObject({ kind: 'failure', retryable: true })
+    if (result.kind === 'failure') expect(result.reason).toMatch(/timed out after 1500 ms \(process group killed\)/)
+    expect(performance.now() - started).toBeLessThan(5000)
+    expect(existsSync(pids)).toBe(true)
+    const { pid, child } = JSON.parse(readFileSync(pids, 'utf8')) as { pid: number; child: number }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    for (const id of [pid, child]) expect(isRunning(id), `process ${id} still running`).toBe(false)
+  })
+
+  it('stops on abort and on runaway output', async () => {
+    const controller = new AbortController()
+    const pending = createCommandSummarizer({ command: 'sleep 20' }).summarize({ ...request, abortSignal: controller.signal })
+    setTimeout(() => controller.abort(), 50)
+    expect(await pending).toEqual({ kind: 'failure', reason: 'command summarizer cmd: aborted', retryable: true })
+    const runaway = await createCommandSummarizer({ command: 'yes floorguard', maxOutputBytes: 10_000 }).summarize(request)
+    expect(runaway).toEqual({ kind: 'failure', reason: 'command summarizer cmd: printed more than 10000 bytes', retryable: true })
+  })
+
+  it.each(['empty', 'over', 'paraphrase', 'drop', 'inject'])('a %s answer comes back as text that fails verification', async (mode) => {
+    const result = await createCommandSummarizer({ command: command(mode) }).summarize({ ...request, slot: 400 })
+    expect(result.kind).toBe('summary')
+    if (result.kind === 'summary') expect(verifySummary({ summary: result.text, items, slot: 400, tokenizer }).ok).toBe(false)
+  })
+})
+
+/** Whether a process exists and is not a zombie (a killed orphan may wait for a reaper that containers lack). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,183 @@
+import type { SummarizeRequest, SummarizeResult, SummarizerV1 } from '../spec/summarizer.js'
+import type { TokenizerV1 } from '../spec/tokenizer.js'
+import type { Message, Part } from '../spec/transcript.js'
+import { renderFlatStateBlock, renderStateBlock } from './state-block.js'
+
+/** Options of {@link createLedgerSummarizer}. */
+export interface LedgerSummarizerOptions {
+  /**
+   * Fill the slot left after the state block with extractive sentences from the segment.
+   * @default true
+   */
+  readonly gist?: boolean
+  /**
+   * Sentences longer than this many UTF-16 units are not candidates for the gist (they rarely fit and read badly).
+   * @default 600
+   */
+  readonly maxSentenceLength?: number
+}
+
+/** A sentence of the segment that may go into the gist. */
+interface Candidate {
+  readonly line: string
+  readonly score: number
+  /** Position in the segment, to print chosen sentences in their original order. */
+  readonly order: number
+  readonly tokens: number
+}
+
+// Words that mark a decision or an outcome: the sentences a later turn most needs to know happened.
+const DECISION_CUE = /\b(?:decid|chose|choos|pin|revert|switch|instead|fix|resolv|done|works|worked|fail|broke|because|so we|will )/i
+
+/**
+ * Creates the ledger summarizer: summary = state block (every item verbatim, grouped by kind) + extractive gist ≤ slot.
+ *
+ * Offline and deterministic. When the grouped block exceeds the slot it falls back to the flat layout (one heading);
+ * when that exceeds it too it fails (never truncates), so the orchestrator refuses instead of emitting a summary
+ * without state.
+ */
+export function createLedgerSummarizer(options: LedgerSummarizerOptions = {}): SummarizerV1 {
+  const gist = options.gist ?? true
+  const maxSentenceLength = options.maxSentenceLength ?? 600
+  return {
+    specificationVersion: 'v1',
+    name: 'ledger',
+    async summarize(request: SummarizeRequest): Promise<SummarizeResult> {
+      return ledgerSummary(request, gist, maxSentenceLength)
+    },
+  }
+}
+
+function ledgerSummary(request: SummarizeRequest, gist: boolean, maxSentenceLength: number): SummarizeResult {
+  const { tokenizer, slot } = request
+  let block = renderStateBlock(request.groups)
+  let blockTokens = tokenizer.count(block)
+  if (blockTokens > slot) {
+    // One heading for all items instead of one per kind: the items are what must survive, the headings are a courtesy.
+    const flat = renderFlatStateBlock(request.groups)
+    const flatTokens = tokenizer.count(flat)
+    if (flatTokens > slot) {
+      return {
+        kind: 'failure',
+        reason: `the state block needs ${flatTokens} tokens (${tokenizer.name}), the slot is ${slot}: split the segment or raise the slot`,
+        retryable: false,
+      }
+    }
+    block = flat
+    blockTokens = flatTokens
+  }
+  if (!gist) return { kind: 'summary', text: block }
+  const separator = '\n\n'
+  const room = slot - blockTokens - tokenizer.count(separator)
+  const chosen = chooseGist(request.messages, tokenizer, room, maxSentenceLength)
+  return { kind: 'summary', text: fitGist(block, separator, chosen, tokenizer, slot) }
+}
+
+/** Picks candidates by score within `room` tokens (summed per line; the exact total is checked by {@link fitGist}). */
+function chooseGist(messages: readonly Message[], tokenizer: TokenizerV1, room: number, maxSentenceLength: number): Candidate[] {
+  if (room <= 1) return []
+  const candidates = collectCandidates(messages, tokenizer, maxSentenceLength)
+  candidates.sort((a, b) => b.score - a.score || a.order - b.order)
+  const chosen: Candidate[] = []
+  let used = 0
+  for (const candidate of candidates) {
+    if (room - used < 2) break
+    // +1 for the line break that joins it to the previous line.
+    if (used + candidate.tokens + 1 > room) continue
+    chosen.push(candidate)
+    used += candidate.tokens + 1
+  }
+  return chosen
+}
+
+/**
+ * Joins block and gist; when BPE merges across line breaks make the exact count exceed the slot, keeps the longest
+ * priority prefix of the chosen lines that fits (binary search, so at most log2(n) recounts).
+ */
+function fitGist(block: string, separator: string, chosen: readonly Candidate[], tokenizer: TokenizerV1, slot: number): string {
+  const assemble = (count: number): string => {
+    if (count === 0) return block
+    const lines = chosen.slice(0, count).sort((a, b) => a.order - b.order).map((candidate) => candidate.line)
+    return `${block}${separator}${lines.join('\n')}`
+  }
+  const full = assemble(chosen.length)
+  if (tokenizer.count(full) <= slot) return full
+  let low = 0
+  let high = chosen.length - 1
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2)
+    if (tokenizer.count(assemble(middle)) <= slot) low = middle
+    else high = middle - 1
+  }
+  return assemble(low)
+}
+
+function collectCandidates(messages: readonly Message[], tokenizer: TokenizerV1, maxSentenceLength: number): Candidate[] {
+  const candidates: Candidate[] = []
+  const seen = new Set<string>()
+  const lastAssistant = findLastIndex(messages, (message) => message.role === 'assistant')
+  let order = 0
+  messages.forEach((message, messageIndex) => {
+    for (const part of message.parts) {
+      const base = partScore(message, part)
+      if (base === undefined) continue
+      const prefix = `${part.type === 'tool-result' ? 'tool' : message.role}: `
+      const outcome = messageIndex === lastAssistant ? 2 : 0
+      for (const sentence of splitSentences(partText(part))) {
+        if (sentence.length < 3 || sentence.length > maxSentenceLength || seen.has(sentence)) continue
+        seen.add(sentence)
+        const line = prefix + sentence
+        const score = base + outcome + (DECISION_CUE.test(sentence) ? 2 : 0)
+        candidates.push({ line, score, order: order++, tokens: tokenizer.count(line) })
+      }
+    }
+  })
+  return candidates
+}
+
+// Users state goals and constraints; tool output is the least narrative. Reasoning and tool calls are skipped: their
+// state is already in the block and their prose is not an account of what happened.
+function partScore(message: Message, part: Part): number | undefined {
+  switch (part.type) {
+    case 'text':
+      return message.role === 'user' ? 4 : message.role === 'system' ? 1 : 2
+    case 'summary':
+      return 3
+    case 'tool-result':
+      return 0
+    case 'reasoning':
+    case 'tool-call':
+      return undefined
+  }
+}
+
+function partText(part: Part): string {
+  return part.type === 'tool-result' ? part.content : part.type === 'tool-call' ? '' : part.text
+}
+
+/** Splits at line breaks and at `.`, `!`, `?` followed by whitespace; one linear pass. */
+export function splitSentences(text: string): string[] {
+  const sentences: string[] = []
+  let start = 0
+  const push = (end: number): void => {
+    const sentence = text.slice(start, end).trim()
+    if (sentence.length > 0) sentences.push(sentence)
+  }
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]
+    if (char === '\n' || char === '\r') {
+      push(index)
+      start = index + 1
+    } else if ((char === '.' || char === '!' || char === '?') && index + 1 < text.length && /\s/.test(text[index + 1]!)) {
+      push(index + 1)
+      start = index + 1
+    }
+  }
+  push(text.length)
+  return sentences
+}
+
+function findLastIndex<T>(values: readonly T[], predicate: (value: T) => boolean): number {
+  for (let index = values.length - 1; index >= 0; index--) if (predicate(values[index]!)) return index
+  return -1
+}

@@ -1,0 +1,89 @@
+import fc from 'fast-check'
+import { get_encoding, type Tiktoken } from 'tiktoken'
+import { afterAll, describe, expect, it } from 'vitest'
+import { approxTokens, createTokenizer } from './index.js'
+
+// tiktoken (the Rust core, compiled to wasm) is a dev-only oracle: it is what OpenAI's models count.
+const oracles: Record<string, Tiktoken> = { o200k_base: get_encoding('o200k_base'), cl100k_base: get_encoding('cl100k_base') }
+afterAll(() => Object.values(oracles).forEach((oracle) => oracle.free()))
+
+const alphabet = ['a', 'B', ' ', '  ', '\n', '\r\n', '\t', '7', '42', '.', '/', '"', "'s", '\uFEFF', '\u0085', '\u00A0', '\u2028',
+  '\u3000', 'é', 'e\u0301', '中文', '😀', '_', '-', '\u200B', '<|endoftext|>', 'ß', 'İ', 'Ⅻ', '٣', 'don\'t', 'OSError']
+const agentish = fc.array(fc.constantFrom(...alphabet), { maxLength: 24 }).map((pieces) => pieces.join(''))
+
+describe.each(['o200k_base', 'cl100k_base'])('%s', (name) => {
+  const oracle = oracles[name]!
+  const truth = (text: string) => oracle.encode_ordinary(text).length
+
+  it('matches tiktoken on the characters gpt-tokenizer miscounts', async () => {
+    const tokenizer = await createTokenizer(name)
+    for (const text of ['\uFEFF', 'x\uFEFFy', ' \uFEFF', '\uFEFFhello world', 'a\u0085b', '\u0085', '\uFEFF\uFEFF', '\uFEFF\u0085 \n']) {
+      expect(tokenizer.count(text), JSON.stringify(text)).toBe(truth(text))
+    }
+  })
+
+  it('matches tiktoken on generated agent-like text', async () => {
+    const tokenizer = await createTokenizer(name)
+    fc.assert(fc.property(agentish, (text) => tokenizer.count(text) === truth(text)), { numRuns: 1500, seed: 20261202 })
+  })
+
+  it('matches tiktoken on arbitrary unicode strings', async () => {
+    const tokenizer = await createTokenizer(name)
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) => tokenizer.count(text) === truth(text)), { numRuns: 800, seed: 7 })
+  })
+
+  it('counts special-token strings as ordinary text', async () => {
+    const tokenizer = await createTokenizer(name)
+    expect(tokenizer.count('<|endoftext|> and <|im_start|>')).toBe(truth('<|endoftext|> and <|im_start|>'))
+  })
+
+  it('memoized counts equal fresh counts', async () => {
+    const tokenizer = await createTokenizer(name, { memoEntries: 3 })
+    const texts = ['alpha', 'beta\uFEFF', 'gamma', 'alpha', 'delta', 'beta\uFEFF']
+    expect(texts.map((text) => tokenizer.count(text))).toEqual(texts.map(truth))
+  })
+})
+
+describe('approx', () => {
+  it('is ceil(code points / 4)', async () => {
+    const tokenizer = await createTokenizer('approx')
+    expect(tokenizer.count('')).toBe(0)
+    expect(tokenizer.count('abcd')).toBe(1)
+    expect(tokenizer.count('abcde')).toBe(2)
+    // Four astral characters are eight UTF-16 units but four code points.
+    expect(tokenizer.count('😀😀😀😀')).toBe(1)
+    expect(tokenizer.exact).toBe(false)
+  })
+
+  it('agrees with a code point count', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => approxTokens(text) === Math.ceil([...text].length / 4)))
+  })
+})
+
+it('rejects unknown tokenizers with the known list', async () => {
+  await expect(createTokenizer('p50k')).rejects.toThrow(/o200k_base, cl100k_base, approx/)
+})
+
+describe('blobs', () => {
+  it('counts pieces longer than LONG_PIECE in chunks, within a token per chunk of tiktoken', async () => {
+    for (const name of ['o200k_base', 'cl100k_base']) {
+      const tokenizer = await createTokenizer(name)
+      for (const blob of ['a'.repeat(5000), 'Zq'.repeat(3000), '-'.repeat(4000), ' '.repeat(3000) + 'x']) {
+        const exact = oracles[name]!.encode_ordinary(blob).length
+        expect(Math.abs(tokenizer.count(blob) - exact), `${name} ${blob.slice(0, 4)}…`).toBeLessThanOrEqual(Math.ceil(blob.length / 256))
+      }
+    }
+  })
+
+  it('stays exact for text whose runs are shorter than LONG_PIECE', async () => {
+    const tokenizer = await createTokenizer('o200k_base')
+    const text = `${'word '.repeat(3000)}${'x'.repeat(500)} ${'\uFEFF'.repeat(3)}`
+    expect(tokenizer.count(text)).toBe(oracles.o200k_base!.encode_ordinary(text).length)
+  })
+
+  it('counts a 1 MB run of one letter (hostile input) as 256-unit chunks', async () => {
+    const tokenizer = await createTokenizer('o200k_base')
+    const chunk = oracles.o200k_base!.encode_ordinary('a'.repeat(256)).length
+    expect(tokenizer.count('a'.repeat(1 << 20))).toBe(chunk * 4096)
+  })
+})

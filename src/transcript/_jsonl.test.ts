@@ -1,0 +1,56 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { splitLines } from '../cli/source.js'
+import type { FormatSource } from '../spec/format.js'
+import { headRecords, readJsonl } from './_jsonl.js'
+
+/** A source with the CLI's line semantics (a final newline yields an empty last line). */
+function source(text: string, name = 'log.jsonl'): FormatSource {
+  return { name, head: text.slice(0, 65536), text: async () => text, lines: () => splitLines([Buffer.from(text)], name) }
+}
+
+async function records(text: string, lenient = false) {
+  const warnings: string[] = []
+  const out: Array<{ line: number; value: unknown }> = []
+  for await (const record of readJsonl(source(text), { lenient, onWarning: (warning) => warnings.push(warning) })) out.push(record)
+  return { out, warnings }
+}
+
+describe('readJsonl', () => {
+  it('yields every record with its line, skipping blank lines (property)', async () => {
+    const value = fc.jsonValue({ maxDepth: 3 })
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(value, fc.constant('blank')), { maxLength: 10 }), async (entries) => {
+        const text = entries.map((entry) => (entry === 'blank' ? '  ' : JSON.stringify(entry))).join('\n') + '\n'
+        const { out } = await records(text)
+        const expected = entries.flatMap((entry, index) => (entry === 'blank' ? [] : [{ line: index + 1, value: JSON.parse(JSON.stringify(entry)) }]))
+        expect(out).toEqual(expected)
+      }),
+      { numRuns: 100 },
+    )
+  })
+
+  it('reports a truncated last line with file:line:column, and skips it only when lenient', async () => {
+    const text = '{"a":1}\n{"b":[1,2'
+    await expect(records(text)).rejects.toThrow(
+      /^log\.jsonl:2:\d+: expected a complete JSON record, got a truncated line \(the log may still be written; --lenient skips it\)$/,
+    )
+    const { out, warnings } = await records(text, true)
+    expect(out).toEqual([{ line: 1, value: { a: 1 } }])
+    expect(warnings).toEqual([expect.stringMatching(/^log\.jsonl:2:\d+: expected a complete JSON record/)])
+  })
+
+  it('never skips a bad line that has its newline, even when lenient', async () => {
+    await expect(records('{"a":1}\n{"b":\n{"c":3}\n', true)).rejects.toThrow(/^log\.jsonl:2:\d+: expected /)
+    // A bad last line that did end with a newline is a syntax error, not a truncation.
+    await expect(records('{"a":1}\n{"b":\n', true)).rejects.toThrow(/^log\.jsonl:2:\d+: expected more JSON/)
+  })
+})
+
+describe('headRecords', () => {
+  it('parses complete lines of a head and marks unparsable ones', () => {
+    expect(headRecords('{"a":1}\nnope\n{"b":2}\n{"cut":')).toEqual([{ a: 1 }, undefined, { b: 2 }])
+    expect(headRecords('{"whole":true}')).toEqual([{ whole: true }])
+    expect(headRecords('{"cut":')).toEqual([])
+  })
+})

@@ -1,0 +1,97 @@
+import { FloorguardError, InvalidInputError } from '../errors.js'
+import type { FormatSource } from '../spec/format.js'
+import { parseJson } from './json.js'
+
+/** One parsed JSONL record and the 1-based line it came from. */
+export interface JsonlRecord {
+  readonly line: number
+  readonly value: unknown
+}
+
+/** Options of {@link readJsonl}. */
+export interface ReadJsonlOptions {
+  /**
+   * Skip a truncated last line (no terminating newline, not valid JSON) instead of failing. Nothing else is skipped.
+   * @default false
+   */
+  readonly lenient?: boolean
+  /** Receives the message of each line a lenient read skipped. */
+  readonly onWarning?: (warning: string) => void
+}
+
+/**
+ * Streams a JSONL input record by record: each line parsed on its own (errors name `file:line:column`), blank
+ * lines ignored. A last line without a terminating newline that does not parse is reported as truncated and,
+ * with `lenient`, skipped into `onWarning`; any other bad line is always an error.
+ */
+export async function* readJsonl(source: FormatSource, options: ReadJsonlOptions = {}): AsyncGenerator<JsonlRecord> {
+  for await (const { line, text, last } of source.lines()) {
+    if (isBlank(text)) continue
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      // Re-parse through parseJson only on failure: it owns the `file:line:column: expected … got …` wording.
+      const error = syntaxError(text, source.name, line)
+      if (!last) throw error
+      const column = error.location?.column ?? 1
+      const truncated = new InvalidInputError(
+        'expected a complete JSON record, got a truncated line (the log may still be written; --lenient skips it)',
+        { file: source.name, line, column },
+        { cause: error },
+      )
+      if (!options.lenient) throw truncated
+      options.onWarning?.(truncated.message)
+      continue
+    }
+    yield { line, value }
+  }
+}
+
+function syntaxError(text: string, file: string, line: number): InvalidInputError {
+  try {
+    parseJson(text, file, line - 1)
+  } catch (error) {
+    if (error instanceof InvalidInputError) return error
+    if (FloorguardError.is(error)) throw error
+  }
+  return new InvalidInputError('expected valid JSON, got an unparsable line', { file, line, column: 1 })
+}
+
+function isBlank(text: string): boolean {
+  if (text.length === 0) return true
+  const first = text.charCodeAt(0)
+  // Records start with `{` or `[`; only lines starting with whitespace can be blank.
+  if (first !== 32 && first !== 9 && first !== 13) return false
+  return text.trim().length === 0
+}
+
+/**
+ * Parses the complete lines of a detection head (the input's first bytes): every line before the last newline,
+ * up to `max` non-blank ones. Lines that do not parse are returned as `undefined` so detectors can score them.
+ */
+export function headRecords(head: string, max = 8): unknown[] {
+  const records: unknown[] = []
+  let start = 0
+  while (records.length < max) {
+    const end = head.indexOf('\n', start)
+    if (end === -1) break
+    const text = head.slice(start, end)
+    start = end + 1
+    if (isBlank(text)) continue
+    try {
+      records.push(JSON.parse(text))
+    } catch {
+      records.push(undefined)
+    }
+  }
+  // A head holding the whole (small) input may end without a newline.
+  if (records.length === 0 && start < head.length) {
+    try {
+      records.push(JSON.parse(head.slice(start)))
+    } catch {
+      // Not one complete record: detectors fall back to the raw head.
+    }
+  }
+  return records
+}

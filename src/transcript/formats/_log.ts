@@ -1,0 +1,257 @@
+import { InvalidInputError } from '../../errors.js'
+import type { FormatSource, ReadOptions, TranscriptFormatV1 } from '../../spec/format.js'
+import type { Message, Part, Role, Transcript } from '../../spec/transcript.js'
+import { assertJsonDepth } from '../json.js'
+import { pairToolCalls } from '../render.js'
+
+/** Read options with defaults resolved, plus the sinks a reader reports into. */
+export interface LogReadContext {
+  readonly source: FormatSource
+  readonly lenient: boolean
+  readonly keepSource: boolean
+  /** Problems a lenient read skipped (truncated last line). */
+  readonly warnings: string[]
+  /** Records that carry no transcript content, counted by kind so nothing disappears silently. */
+  readonly skipped: Record<string, number>
+  /** Format-specific document data (sessions, stats, compaction markers…), merged into `transcript.envelope`. */
+  readonly envelope: Record<string, unknown>
+}
+
+/** A reader body: yields messages in order while filling the context's sinks. */
+export type LogMessages = (context: LogReadContext) => AsyncIterable<Message>
+
+/** Builds a format's `read` (messages + pairing + envelope) and `stream` from one message generator. */
+export function logReaders(name: string, messages: LogMessages): Pick<TranscriptFormatV1, 'read' | 'stream'> {
+  const contextOf = (source: FormatSource, options: ReadOptions = {}): LogReadContext => ({
+    source,
+    lenient: options.lenient ?? false,
+    keepSource: options.keepSource ?? true,
+    warnings: [],
+    skipped: {},
+    envelope: {},
+  })
+  return {
+    async read(source, options) {
+      const context = contextOf(source, options)
+      const collected: Message[] = []
+      for await (const message of messages(context)) collected.push(message)
+      const { pairs, unpaired } = pairToolCalls(collected)
+      const envelope = { ...context.envelope, ...(Object.keys(context.skipped).length > 0 ? { skipped: context.skipped } : {}) }
+      const transcript: Transcript = {
+        format: name,
+        messages: collected,
+        pairs,
+        unpaired,
+        ...(Object.keys(envelope).length > 0 ? { envelope } : {}),
+        ...(context.warnings.length > 0 ? { warnings: context.warnings } : {}),
+      }
+      return transcript
+    },
+    stream(source, options) {
+      return messages(contextOf(source, options))
+    },
+  }
+}
+
+/** Counts one record that carries no transcript content. */
+export function skip(context: LogReadContext, kind: string): void {
+  context.skipped[kind] = (context.skipped[kind] ?? 0) + 1
+}
+
+/**
+ * Accumulates consecutive records of one turn into one message. `add` appends to the open message when the
+ * group key matches and flushes it otherwise; `flush` closes it.
+ */
+export class MessageGroup {
+  private role: Role | undefined
+  private key: string | undefined
+  private parts: Part[] = []
+  private records: unknown[] = []
+  private first = 0
+  private lastLine = 0
+  private name: string | undefined
+
+  constructor(private readonly keepSource: boolean) {}
+
+  /** Whether a message is open. */
+  get open(): boolean {
+    return this.role !== undefined
+  }
+
+  /** The open message's group key. */
+  get currentKey(): string | undefined {
+    return this.key
+  }
+
+  /** Adds parts from the record at `line`; returns the message this closed, if the key changed. */
+  add(role: Role, key: string, parts: readonly Part[], line: number, record: unknown, name?: string): Message | undefined {
+    const closed = this.role !== undefined && (this.key !== key || this.role !== role) ? this.flush() : undefined
+    if (this.role === undefined) {
+      this.role = role
+      this.key = key
+      this.first = line
+      this.lastLine = line
+      this.name = name
+    }
+    for (const part of parts) this.parts.push(part)
+    if (this.keepSource && record !== undefined) this.records.push(record)
+    if (line > this.lastLine) this.lastLine = line
+    return closed
+  }
+
+  /** Appends streamed text to the open message: extends its last part when that is text, else adds a text part. */
+  appendText(text: string): void {
+    const last = this.parts[this.parts.length - 1]
+    if (last?.type === 'text') this.parts[this.parts.length - 1] = { type: 'text', text: last.text + text }
+    else this.parts.push({ type: 'text', text })
+  }
+
+  /** Appends one line of text to the open message's last text part (joined with `\n`), or starts one. */
+  appendLine(text: string): void {
+    const last = this.parts[this.parts.length - 1]
+    if (last?.type === 'text') this.parts[this.parts.length - 1] = { type: 'text', text: `${last.text}\n${text}` }
+    else this.parts.push({ type: 'text', text })
+  }
+
+  /** Closes the open message, if any. */
+  flush(): Message | undefined {
+    if (this.role === undefined) return undefined
+    if (this.parts.length === 0) {
+      // Records with nothing model-visible (an empty content array, only redacted thinking) make no message.
+      this.reset()
+      return undefined
+    }
+    const message: Message = {
+      role: this.role,
+      parts: this.parts,
+      provenance: this.lastLine > this.first ? { line: this.first, endLine: this.lastLine } : { line: this.first },
+      ...(this.name !== undefined ? { name: this.name } : {}),
+      ...(this.keepSource ? { source: this.records } : {}),
+    }
+    this.reset()
+    return message
+  }
+
+  private reset(): void {
+    this.role = undefined
+    this.key = undefined
+    this.name = undefined
+    this.parts = []
+    this.records = []
+  }
+}
+
+/** Where a field sits, for `file:line: /pointer: expected …` errors. */
+export interface FieldLocation {
+  readonly file: string
+  readonly line?: number
+}
+
+/** Names a JSON value's type the way error messages say it. */
+export function typeName(value: unknown): string {
+  if (value === undefined) return 'nothing (the field is missing)'
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'object') return 'an object'
+  if (typeof value === 'string') return value.length > 24 ? 'a longer string' : `the string ${JSON.stringify(value)}`
+  return `${typeof value} ${String(value)}`
+}
+
+/** Throws `file:line: pointer: expected …, got …`. */
+export function fail(at: FieldLocation, pointer: string, expected: string, value: unknown): never {
+  throw new InvalidInputError(`expected ${expected}, got ${typeName(value)}`, { file: at.file, ...(at.line !== undefined ? { line: at.line } : {}), field: pointer })
+}
+
+/** Narrows a record to a plain object or throws. */
+export function expectObject(value: unknown, at: FieldLocation, pointer: string, expected = 'an object'): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(at, pointer, expected, value)
+  return value as Record<string, unknown>
+}
+
+/** Reads a required string field. */
+export function stringField(record: Record<string, unknown>, key: string, at: FieldLocation, pointer: string): string {
+  const value = record[key]
+  if (typeof value !== 'string') fail(at, `${pointer}/${key}`, 'a string', value)
+  return value
+}
+
+/** Reads an optional string field (absent or null → undefined). */
+export function optionalString(record: Record<string, unknown>, key: string, at: FieldLocation, pointer: string): string | undefined {
+  const value = record[key]
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string') fail(at, `${pointer}/${key}`, 'a string', value)
+  return value
+}
+
+/** Reads an optional boolean field (absent or null → `fallback`). */
+export function optionalBoolean(record: Record<string, unknown>, key: string, at: FieldLocation, pointer: string, fallback = false): boolean {
+  const value = record[key]
+  if (value === undefined || value === null) return fallback
+  if (typeof value !== 'boolean') fail(at, `${pointer}/${key}`, 'a boolean', value)
+  return value
+}
+
+/** Reads a required array field. */
+export function arrayField(record: Record<string, unknown>, key: string, at: FieldLocation, pointer: string): unknown[] {
+  const value = record[key]
+  if (!Array.isArray(value)) fail(at, `${pointer}/${key}`, 'an array', value)
+  return value
+}
+
+/** Tool arguments are kept verbatim; a hostile nesting depth is refused here rather than crashing a later stringify. */
+export function checkedArguments(value: unknown, at: FieldLocation): unknown {
+  if (value !== null && typeof value === 'object') {
+    assertJsonDepth(value, at.line === undefined ? at.file : `${at.file}:${at.line}`)
+  }
+  return value
+}
+
+/** Parses a JSON-string tool argument; text that is not JSON stays a string. */
+export function parseArguments(text: string, at: FieldLocation): unknown {
+  const trimmed = text.trimStart()
+  if (trimmed.length === 0) return {}
+  const first = trimmed.charCodeAt(0)
+  if (first !== 123 && first !== 91) return text
+  try {
+    return checkedArguments(JSON.parse(text), at)
+  } catch (error) {
+    if (error instanceof InvalidInputError) throw error
+    return text
+  }
+}
+
+/**
+ * Renders tool-result content blocks (Anthropic-style) as text: text blocks joined with `\n`; other blocks as a
+ * short placeholder — `[image]`, `[document: TITLE]`, `[search result: TITLE (URL)]`, `[TYPE]`.
+ */
+export function blocksToText(blocks: readonly unknown[], at: FieldLocation, pointer: string): string {
+  const pieces: string[] = []
+  blocks.forEach((block, index) => {
+    if (typeof block === 'string') {
+      pieces.push(block)
+      return
+    }
+    const record = expectObject(block, at, `${pointer}/${index}`, 'a content block object')
+    const type = record['type']
+    if (type === 'text') pieces.push(stringField(record, 'text', at, `${pointer}/${index}`))
+    else pieces.push(placeholder(record))
+  })
+  return pieces.join('\n')
+}
+
+/** A short stand-in for a non-text content block. */
+export function placeholder(block: Record<string, unknown>): string {
+  const type = typeof block['type'] === 'string' ? block['type'] : 'block'
+  const title = typeof block['title'] === 'string' ? block['title'] : undefined
+  const url = typeof block['source'] === 'string' ? block['source'] : typeof block['url'] === 'string' ? block['url'] : undefined
+  switch (type) {
+    case 'image':
+      return '[image]'
+    case 'document':
+      return title ? `[document: ${title}]` : '[document]'
+    case 'search_result':
+      return `[search result: ${title ?? 'untitled'}${url ? ` (${url})` : ''}]`
+    default:
+      return `[${type}]`
+  }
+}

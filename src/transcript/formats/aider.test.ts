@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { testTranscriptFormat } from '../../test-utils/transcript-format.js'
+import { sourceFromString } from '../source.js'
+import { aiderFormat, detectAider } from './aider.js'
+
+const text = readFileSync(new URL('./__fixtures__/aider/chat-history.md', import.meta.url), 'utf8')
+const read = (name: string, input = text) => aiderFormat.read(sourceFromString(name, input))
+
+testTranscriptFormat({
+  format: aiderFormat,
+  fixtures: [{ name: 'chat-history.md', text, expect: { messages: 12, toolCalls: 1, toolResults: 1, unpaired: 0 } }],
+})
+
+describe('aider mapping', () => {
+  it('splits users, aider notes, model text and reasoning by their prefixes and hard breaks', async () => {
+    const transcript = await read('chat-history.md')
+    expect(transcript.messages.map((message) => [message.role, message.parts.map((part) => part.type), message.provenance])).toEqual([
+      ['system', ['text'], { line: 4, endLine: 8 }],
+      ['user', ['text'], { line: 10, endLine: 13 }],
+      ['assistant', ['reasoning', 'text'], { line: 15, endLine: 36 }],
+      ['system', ['text'], { line: 38, endLine: 40 }],
+      ['assistant', ['tool-call'], { line: 41 }],
+      ['tool', ['tool-result'], { line: 42, endLine: 45 }],
+      ['user', ['text'], { line: 47 }],
+      ['assistant', ['text'], { line: 49 }],
+      ['system', ['text'], { line: 51 }],
+      ['system', ['text'], { line: 55, endLine: 57 }],
+      ['user', ['text'], { line: 59 }],
+      ['system', ['text'], { line: 61 }],
+    ])
+    expect(transcript.messages[1]!.parts[0]).toEqual({
+      type: 'text',
+      text: 'The retry loop in src/sync.ts must stop after exactly 5 attempts.\nNever change MAX_BACKOFF_MS (30000).\n\nAlso run the sync tests afterwards.',
+    })
+    const reply = transcript.messages[2]!
+    expect(reply.parts[0]).toEqual({ type: 'reasoning', text: 'The loop uses `attempt <= 5`, which allows six tries.' })
+    // A model `#### ` heading and `> ` quote have no hard break: they stay model text.
+    expect((reply.parts[1] as { text: string }).text.startsWith('#### Plan\n\n> The loop starts at 0')).toBe(true)
+    expect(transcript.envelope).toEqual({ sessions: [{ line: 2, startedAt: '2026-04-22 22:40:12' }, { line: 53, startedAt: '2026-04-23 09:02:51' }] })
+  })
+
+  it('pairs a confirmed shell command with what aider printed about running it', async () => {
+    const transcript = await read('chat-history.md')
+    expect(transcript.messages[4]!.parts).toEqual([{ type: 'tool-call', id: 'aider-shell-42', name: 'shell', arguments: { command: 'npm test -- sync' } }])
+    expect(transcript.messages[5]!.parts).toEqual([
+      {
+        type: 'tool-result',
+        callId: 'aider-shell-42',
+        name: 'shell',
+        content:
+          "Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]: y\nRunning npm test -- sync\nAdd command output to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y\nAdded 14 lines of output to the chat.",
+        isError: false,
+      },
+    ])
+    expect(transcript.pairs).toHaveLength(1)
+  })
+
+  it('ends a thinking block that a ^C left open at aider’s next line', async () => {
+    const cut = '# aider chat started at 2026-04-22 22:40:47\n\n#### hi  \n\n<thinking-content-ab>\nHere is a plan\n\n> Tokens: 1k sent, 2 received.  \n#### again  \n'
+    const transcript = await read('cut.md', cut)
+    expect(transcript.messages.map((message) => [message.role, message.parts])).toEqual([
+      ['user', [{ type: 'text', text: 'hi' }]],
+      ['assistant', [{ type: 'reasoning', text: 'Here is a plan' }]],
+      ['system', [{ type: 'text', text: 'Tokens: 1k sent, 2 received.' }]],
+      ['user', [{ type: 'text', text: 'again' }]],
+    ])
+  })
+
+  it('claims aider histories only', () => {
+    expect(detectAider('\n# aider chat started at 2026-04-22 22:40:12\n')).toBe(0.95)
+    expect(detectAider('notes\n#### a  \n#### b  \n')).toBe(0.6)
+    expect(detectAider('# Title\n\n#### A heading\n\nText\n')).toBe(0)
+    expect(detectAider('{"#### x  ":1}')).toBe(0)
+  })
+})

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { Message, Transcript } from '../../spec/transcript.js'
+import { testTranscriptFormat } from '../../test-utils/transcript-format.js'
+import { sourceFromString } from '../source.js'
+import { anthropicFormat } from './anthropic.js'
+
+const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/anthropic/${name}`, import.meta.url), 'utf8')
+const read = (text: string, name = 'request.json'): Promise<Transcript> => anthropicFormat.read(sourceFromString(name, text))
+
+testTranscriptFormat({
+  format: anthropicFormat,
+  fixtures: [
+    { name: 'tools.json', text: fixture('tools.json'), expect: { messages: 7, toolCalls: 3, toolResults: 3, unpaired: 0 } },
+    { name: 'bare-mixed.json', text: fixture('bare-mixed.json'), expect: { messages: 4, toolCalls: 3, toolResults: 2, unpaired: 1 } },
+    { name: 'system-blocks.json', text: fixture('system-blocks.json'), expect: { messages: 3, toolCalls: 0, toolResults: 0, unpaired: 0 } },
+  ],
+})
+
+describe('anthropic format', () => {
+  it('reads the top-level system, thinking, tool use and tool results', async () => {
+    const transcript = await read(fixture('tools.json'))
+    expect(transcript.messages[0]).toMatchObject({ role: 'system', provenance: { pointer: '/system' } })
+    expect(transcript.messages[2]!.parts.map((part) => part.type)).toEqual(['reasoning', 'text', 'tool-call', 'tool-call'])
+    expect(transcript.messages[2]!.parts[2]).toEqual({
+      type: 'tool-call',
+      id: 'toolu_01A9fTq3',
+      name: 'bash',
+      arguments: { command: 'kubectl describe pod ingest-28811 -n data | tail -n 20' },
+    })
+    // All blocks are tool results: normalized role `tool`, native record still `user`.
+    expect(transcript.messages[3]!.role).toBe('tool')
+    expect((transcript.messages[3]!.source as { role: string }).role).toBe('user')
+    expect(transcript.messages[3]!.parts[1]).toEqual({ type: 'tool-result', callId: 'toolu_01A9fTq4', content: 'resources:\n  limits:\n    memory: 512Mi\n[image]', isError: false })
+    expect(transcript.messages[5]!.parts[0]).toMatchObject({ isError: true, content: '<tool_use_error>File is read-only: deploy/ingest/job.yaml</tool_use_error>' })
+  })
+
+  it('keeps role user when tool results come with text, and maps server tools and documents', async () => {
+    const transcript = await read(fixture('bare-mixed.json'))
+    expect(transcript.messages[0]!.parts[0]).toEqual({ type: 'text', text: '[document: RFC-0042 Retry budget]' })
+    expect(transcript.messages[1]!.parts[0]).toEqual({ type: 'reasoning', text: '[redacted thinking]' })
+    expect(transcript.messages[1]!.parts[2]).toEqual({
+      type: 'tool-result',
+      callId: 'srvtoolu_01WYG3',
+      content: 'Transports - HTTPX\nhttps://www.python-httpx.org/advanced/transports/',
+      isError: false,
+    })
+    expect(transcript.messages[2]!.role).toBe('user')
+    expect(transcript.unpaired).toEqual([{ kind: 'call', id: 'toolu_01Gr6', message: 3, part: 1 }])
+  })
+
+  it('flags server tool error content objects', async () => {
+    const text = JSON.stringify([
+      { role: 'assistant', content: [{ type: 'server_tool_use', id: 's1', name: 'web_search', input: { query: 'x' } }, { type: 'web_search_tool_result', tool_use_id: 's1', content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' } }] },
+    ])
+    const transcript = await read(text)
+    expect(transcript.messages[0]!.parts[1]).toMatchObject({ isError: true, content: '{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}' })
+  })
+
+  it('names the field on bad input', async () => {
+    await expect(read('{"messages":[{"role":"system","content":"x"}]}')).rejects.toThrow(
+      'request.json: /messages/0/role: expected role "user" or "assistant" (a system prompt goes in the top-level `system`), got "system"',
+    )
+    await expect(read('[{"role":"user","content":[{"type":"tool_result","content":"x"}]}]')).rejects.toThrow('request.json: /0/content/0/tool_use_id: expected a string, got undefined')
+    await expect(read('[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":"yes"}]}]')).rejects.toThrow('/0/content/0/is_error: expected a boolean, got "yes"')
+    await expect(read('[{"role":"user","content":[{"type":"hologram"}]}]')).rejects.toThrow('/0/content/0/type: expected a content block type of text, image')
+  })
+
+  it('writes the system back, moves a later system message into a user message, and synthesizes new ones', async () => {
+    const transcript = await read(fixture('tools.json'))
+    const summary: Message = { role: 'system', parts: [{ type: 'summary', text: 'Summary so far: OOMKilled at 512Mi.', source: 'floorguard' }] }
+    const messages = [transcript.messages[0]!, transcript.messages[1]!, summary, ...transcript.messages.slice(4)]
+    const written = JSON.parse(anthropicFormat.write!({ ...transcript, messages }))
+    const original = JSON.parse(fixture('tools.json'))
+    expect(written.system).toBe(original.system)
+    expect(written.max_tokens).toBe(8192)
+    expect(written.messages).toEqual([
+      original.messages[0],
+      { role: 'user', content: [{ type: 'text', text: 'Summary so far: OOMKilled at 512Mi.' }] },
+      ...original.messages.slice(3),
+    ])
+  })
+
+  it('adds an envelope when a bare array gains a system prompt', () => {
+    const written = JSON.parse(
+      anthropicFormat.write!({
+        format: 'anthropic',
+        pairs: [],
+        unpaired: [],
+        envelope: { kind: 'array' },
+        messages: [
+          { role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] },
+          { role: 'tool', parts: [{ type: 'tool-result', callId: 't1', content: 'boom', isError: true }] },
+        ],
+      }),
+    )
+    expect(written).toEqual({ system: 'Be brief.', messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'boom', is_error: true }] }] })
+  })
+})

@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { Message } from '../../spec/transcript.js'
+import { testTranscriptFormat } from '../../test-utils/transcript-format.js'
+import { sourceFromString } from '../source.js'
+import { codexFormat, createCodexFormat, EVENT_FALLBACK_LIMIT } from './codex.js'
+
+const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/codex/${name}`, import.meta.url), 'utf8')
+const read = (name: string, text = fixture(name)) => codexFormat.read(sourceFromString(name, text))
+
+testTranscriptFormat({
+  format: codexFormat,
+  fixtures: [
+    { name: 'rollout.jsonl', text: fixture('rollout.jsonl'), expect: { messages: 11, toolCalls: 4, toolResults: 3, unpaired: 1 } },
+    { name: 'legacy-events.jsonl', text: fixture('legacy-events.jsonl'), expect: { messages: 2, toolCalls: 0, unpaired: 0 } },
+  ],
+})
+
+describe('codex mapping', () => {
+  it('uses response items as the transcript, not the duplicate event messages', async () => {
+    const transcript = await read('rollout.jsonl')
+    expect(transcript.messages.map((message) => [message.role, message.parts.map((part) => part.type), message.provenance])).toEqual([
+      ['system', ['text'], { line: 2 }],
+      ['user', ['text'], { line: 3 }],
+      ['user', ['text'], { line: 4 }],
+      ['assistant', ['reasoning', 'tool-call'], { line: 8, endLine: 9 }],
+      ['tool', ['tool-result'], { line: 10 }],
+      ['assistant', ['text', 'tool-call'], { line: 12, endLine: 14 }],
+      ['tool', ['tool-result'], { line: 15 }],
+      ['user', ['summary'], { line: 16 }],
+      ['assistant', ['tool-call'], { line: 18 }],
+      ['tool', ['tool-result'], { line: 19 }],
+      ['assistant', ['tool-call'], { line: 21 }],
+    ])
+    expect(transcript.messages[3]!.parts[1]).toEqual({
+      type: 'tool-call',
+      id: 'call_A1',
+      name: 'shell',
+      arguments: { command: ['bash', '-lc', "rg -n 'quantize' src"], workdir: '/home/ada/ledger' },
+    })
+    expect(transcript.messages[5]!.parts[1]).toMatchObject({ id: 'call_A2', name: 'apply_patch', arguments: expect.stringMatching(/^\*\*\* Begin Patch\n/) })
+    expect(transcript.messages[8]!.parts[0]).toMatchObject({ id: 'call_A3', name: 'local_shell', arguments: { type: 'exec', command: ['pytest', '-q', 'tests/test_totals.py'] } })
+    expect(transcript.messages[9]!.parts[0]).toMatchObject({ callId: 'call_A3', isError: true })
+    expect(transcript.messages[7]!.parts[0]).toMatchObject({ type: 'summary', source: 'codex', text: expect.stringMatching(/^Summary: the user requires ROUND_HALF_EVEN/) })
+    expect(transcript.unpaired).toEqual([{ kind: 'call', id: 'call_A4', message: 10, part: 0 }])
+    expect(transcript.envelope).toMatchObject({
+      session: { id: '019a2d7a-41c4-78b1-b7cc-a45d62a89cd5' },
+      skipped: {
+        session_meta: 1,
+        'event_msg:user_message': 1,
+        turn_context: 1,
+        'event_msg:agent_reasoning': 1,
+        'event_msg:token_count': 1,
+        'event_msg:agent_message': 1,
+        'event_msg:context_compacted': 1,
+        'reasoning:encrypted': 1,
+      },
+    })
+  })
+
+  it('falls back to event messages only when a rollout has no response items', async () => {
+    const transcript = await read('legacy-events.jsonl')
+    expect(transcript.messages.map((message) => [message.role, message.parts])).toEqual([
+      ['user', [{ type: 'text', text: 'Rename FOO_LIMIT to BAR_LIMIT everywhere.' }]],
+      ['assistant', [{ type: 'text', text: 'Renamed FOO_LIMIT to BAR_LIMIT in 3 files.' }]],
+    ])
+    // Held-back event messages are dropped once a response item shows they are duplicates.
+    const record = (type: string, payload: unknown) => JSON.stringify({ timestamp: 't', type, payload })
+    const mixed = [
+      record('event_msg', { type: 'user_message', message: 'hello' }),
+      record('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] }),
+      record('event_msg', { type: 'agent_message', message: 'hi' }),
+      record('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hi' }] }),
+    ].join('\n')
+    expect((await read('mixed.jsonl', `${mixed}\n`)).messages.map((message) => message.role)).toEqual(['user', 'assistant'])
+  })
+
+  it('bounds the held-back event messages of a long log without response items', async () => {
+    const lines = Array.from({ length: EVENT_FALLBACK_LIMIT + 10 }, (_, index) =>
+      JSON.stringify({ timestamp: 't', type: 'event_msg', payload: { type: index % 2 ? 'agent_message' : 'user_message', message: `m${index}` } }),
+    )
+    const transcript = await read('old.jsonl', `${lines.join('\n')}\n`)
+    expect(transcript.messages.map((message) => (message.parts[0] as { text: string }).text)).toEqual(lines.map((_, index) => `m${index}`))
+  })
+
+  it('names the line and field of a malformed record', async () => {
+    await expect(read('bad.jsonl', '{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"robot","content":[]}}\n')).rejects.toThrow(
+      'bad.jsonl:1: /payload/role: expected "user", "assistant", "developer" or "system", got the string "robot"',
+    )
+    await expect(read('bad.jsonl', '{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","call_id":"c"}}\n')).rejects.toThrow(
+      'bad.jsonl:1: /payload/arguments: expected a string, got nothing (the field is missing)',
+    )
+    await expect(read('bad.jsonl', '{"timestamp":"t","type":"rollout","payload":{}}\n')).rejects.toThrow('bad.jsonl:1: /type: expected a rollout record type')
+  })
+
+  it('appends rollout records, a summary as a compacted record', async () => {
+    const format = createCodexFormat({ now: () => new Date('2026-10-29T02:00:00.000Z') })
+    const messages: Message[] = [
+      { role: 'user', parts: [{ type: 'summary', text: 'Keep ROUND_HALF_EVEN, exactly 2 decimals.', source: 'floorguard' }] },
+      { role: 'assistant', parts: [{ type: 'tool-call', id: 'call_B1', name: 'shell', arguments: { command: ['pytest'] } }] },
+    ]
+    expect(format.append!(messages)).toBe(
+      '{"timestamp":"2026-10-29T02:00:00.000Z","type":"compacted","payload":{"message":"Keep ROUND_HALF_EVEN, exactly 2 decimals."}}\n' +
+        '{"timestamp":"2026-10-29T02:00:00.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\\"command\\":[\\"pytest\\"]}","call_id":"call_B1"}}\n',
+    )
+  })
+})

@@ -1,0 +1,144 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { FloorguardError } from '../errors.js'
+import type { TranscriptFormatV1 } from '../spec/format.js'
+import { detectFormat, getFormat, scoreFormats, transcriptFormatNames, transcriptFormats } from './registry.js'
+import { headOf } from './source.js'
+
+const fixturesRoot = new URL('./formats/__fixtures__/', import.meta.url)
+const corpusRoot = new URL('../../../shared/corpus/real/', import.meta.url)
+const corpusPresent = existsSync(corpusRoot)
+if (!corpusPresent) console.log(`[floorguard] skipping real-corpus detection tests: ${corpusRoot.pathname} is absent`)
+
+/** Every fixture of every format, named by its folder (the format it belongs to). */
+function fixtureFiles(): Array<{ format: string; name: string; head: string }> {
+  return readdirSync(fixturesRoot, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) =>
+      readdirSync(new URL(`${entry.name}/`, fixturesRoot)).map((file) => ({
+        format: entry.name,
+        name: `${entry.name}/${file}`,
+        head: headOf(readFileSync(new URL(`${entry.name}/${file}`, fixturesRoot), 'utf8')),
+      })),
+    )
+}
+
+const scores = (head: string): string =>
+  scoreFormats(head)
+    .filter((entry) => entry.score > 0)
+    .map((entry) => `${entry.name}=${entry.score}`)
+    .join(' ')
+
+describe('format registry', () => {
+  it('holds all eleven formats under their own names', () => {
+    expect(transcriptFormatNames).toEqual([
+      'openai',
+      'openai-responses',
+      'anthropic',
+      'ai-sdk',
+      'claude-code',
+      'claude-agent-events',
+      'codex',
+      'gemini-cli',
+      'swe-agent',
+      'aider',
+      'text',
+    ])
+    for (const [name, format] of Object.entries(transcriptFormats)) {
+      expect(format.name).toBe(name)
+      expect(format.specificationVersion).toBe('v1')
+    }
+  })
+
+  it('gets a format by name and lists the known names for an unknown one', () => {
+    expect(getFormat('anthropic')).toBe(transcriptFormats.anthropic)
+    expect(() => getFormat('langchain')).toThrow(/unknown transcript format "langchain": expected auto or one of openai, openai-responses, anthropic, .*, text/)
+    expect(() => getFormat('toString')).toThrow(FloorguardError)
+  })
+})
+
+describe('detectFormat', () => {
+  it.each(fixtureFiles())('detects $name as its folder’s format', ({ format, name, head }) => {
+    expect(detectFormat(head, name).name, scores(head)).toBe(format)
+  })
+
+  describe.skipIf(!corpusPresent)('real corpus', () => {
+    const expected: Record<string, string> = {
+      'claude-code-engram-sjonas50': 'claude-code',
+      'claude-managed-agents-open-hai': 'claude-agent-events',
+      'gemini-cli': 'gemini-cli',
+      aider: 'aider',
+      'swe-agent': 'swe-agent',
+    }
+    const files = corpusPresent
+      ? Object.keys(expected).flatMap((folder) => readdirSync(new URL(`${folder}/`, corpusRoot)).map((file) => ({ folder, file })))
+      : []
+    it('covers the ten corpus files', () => {
+      expect(files).toHaveLength(10)
+    })
+    it.each(files)('detects $folder/$file', ({ folder, file }) => {
+      const head = headOf(readFileSync(new URL(`${folder}/${file}`, corpusRoot), 'utf8'))
+      expect(detectFormat(head, file).name, scores(head)).toBe(expected[folder])
+    })
+  })
+
+  it('reads a plain chat array as openai, which every candidate reads the same way', () => {
+    expect(detectFormat('[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]', 'x.json').name).toBe('openai')
+    expect(detectFormat('[]', 'x.json').name).toBe('openai')
+    expect(detectFormat('{"system":"be brief","messages":[{"role":"user","content":"hi"}]}', 'x.json').name).toBe('anthropic')
+    expect(detectFormat('{"input":[{"role":"user","content":"hi"}]}', 'x.json').name).toBe('openai-responses')
+    expect(detectFormat('{"input":"hi"}', 'x.json').name).toBe('openai-responses')
+  })
+
+  it('tells the message-array formats apart by their own fields, also in a cut head', () => {
+    expect(detectFormat('[{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function"', 'x.json').name).toBe('openai')
+    expect(detectFormat('[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]},{"role":"assist', 'x.json').name).toBe('anthropic')
+    expect(detectFormat('[{"role":"assistant","content":[{"type":"tool-call","toolCallId":"a","toolName":"b","input":{}}]}]', 'x.json').name).toBe('ai-sdk')
+    expect(detectFormat('[{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}]', 'x.json').name).toBe('openai-responses')
+    expect(detectFormat('{"messages":[{"role":"user","content":"hi"}],"maxOutputTokens":5}', 'x.json').name).toBe('ai-sdk')
+  })
+
+  it('refuses a mix of formats, naming the candidates and asking for --format', () => {
+    const mixed = '[{"role":"assistant","content":null,"tool_calls":[]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t"}]}]'
+    expect(() => detectFormat(mixed, 'mixed.json')).toThrow(/^mixed\.json: expected an input whose format can be detected, got JSON that no format claims; closest: .*pass --format NAME/)
+  })
+
+  it('refuses JSON that no format claims instead of reading it as text', () => {
+    expect(() => detectFormat('{"hello":"world"}', 'data.json')).toThrow(/^data\.json: .*no format claims.*--format NAME \(one of openai, /)
+    expect(() => detectFormat('[1, 2, 3]', 'numbers.json')).toThrow(/no format claims/)
+  })
+
+  it('errors on a tie at the top', () => {
+    const fake = (name: string): TranscriptFormatV1 => ({ specificationVersion: 'v1', name, layout: 'text', detect: () => 0.8, read: async () => ({ format: name, messages: [], pairs: [], unpaired: [] }) })
+    expect(() => detectFormat('anything', 'in.log', { formats: [fake('one'), fake('two')] })).toThrow(
+      'in.log: expected an input of one recognizable format, got one that fits one and two equally well; pass --format NAME',
+    )
+  })
+
+  it('falls back to text only for input that is not JSON or JSONL at all', () => {
+    expect(detectFormat('Deploy notes\n\n- freeze at 14:00\n', 'notes.txt').name).toBe('text')
+    expect(detectFormat('', 'empty.txt').name).toBe('text')
+    expect(detectFormat('{not json at all', 'odd.txt').name).toBe('text')
+  })
+
+  it('never crashes on arbitrary heads: a format or an InvalidInputError (property)', () => {
+    const heads = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.json({ maxDepth: 4 }),
+      fc.array(fc.json({ maxDepth: 3 }), { maxLength: 4 }).map((values) => values.join('\n')),
+      fc.tuple(fc.json({ maxDepth: 4 }), fc.nat()).map(([json, cut]) => json.slice(0, cut % (json.length + 1))),
+    )
+    fc.assert(
+      fc.property(heads, (head) => {
+        try {
+          const format = detectFormat(head, 'fuzz')
+          expect(transcriptFormatNames).toContain(format.name)
+        } catch (error) {
+          expect(FloorguardError.is(error) && error.code === 'invalid-input', String(error)).toBe(true)
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+})

@@ -1,0 +1,120 @@
+import { FloorguardError, InvalidInputError } from '../errors.js'
+import type { TranscriptFormatV1 } from '../spec/format.js'
+import { scanJsonPrefix, scanJsonlHead } from './_json-prefix.js'
+import { aiSdkFormat } from './formats/ai-sdk.js'
+import { aiderFormat } from './formats/aider.js'
+import { anthropicFormat } from './formats/anthropic.js'
+import { claudeAgentEventsFormat } from './formats/claude-agent-events.js'
+import { claudeCodeFormat } from './formats/claude-code.js'
+import { codexFormat } from './formats/codex.js'
+import { geminiCliFormat } from './formats/gemini-cli.js'
+import { openaiResponsesFormat } from './formats/openai-responses.js'
+import { openaiFormat } from './formats/openai.js'
+import { sweAgentFormat } from './formats/swe-agent.js'
+import { textFormat } from './formats/text.js'
+
+/** Every built-in transcript format, by the name `--format` takes. */
+export const transcriptFormats = {
+  openai: openaiFormat,
+  'openai-responses': openaiResponsesFormat,
+  anthropic: anthropicFormat,
+  'ai-sdk': aiSdkFormat,
+  'claude-code': claudeCodeFormat,
+  'claude-agent-events': claudeAgentEventsFormat,
+  codex: codexFormat,
+  'gemini-cli': geminiCliFormat,
+  'swe-agent': sweAgentFormat,
+  aider: aiderFormat,
+  text: textFormat,
+} as const satisfies Record<string, TranscriptFormatV1>
+
+/** Name of a built-in transcript format. */
+export type TranscriptFormatName = keyof typeof transcriptFormats
+
+/** Names of the built-in formats in registry order (`--format` also takes `auto`). */
+export const transcriptFormatNames: readonly TranscriptFormatName[] = Object.keys(transcriptFormats) as TranscriptFormatName[]
+
+/** Whether `name` is a built-in format's name. */
+export function isTranscriptFormatName(name: string): name is TranscriptFormatName {
+  return Object.hasOwn(transcriptFormats, name)
+}
+
+/** The built-in format called `name`; an unknown name throws with the list of known ones. */
+export function getFormat(name: string): TranscriptFormatV1 {
+  if (isTranscriptFormatName(name)) return transcriptFormats[name]
+  throw new FloorguardError('unknown-name', `unknown transcript format ${JSON.stringify(name)}: expected auto or one of ${transcriptFormatNames.join(', ')}`)
+}
+
+/** One format's detection score for a head. */
+export interface FormatScore {
+  readonly name: string
+  readonly score: number
+}
+
+/** Scores below this never win detection. */
+export const DETECTION_THRESHOLD = 0.5
+
+/** Options of {@link detectFormat}. */
+export interface DetectFormatOptions {
+  /**
+   * Formats to choose from.
+   * @default every built-in format
+   */
+  readonly formats?: readonly TranscriptFormatV1[]
+}
+
+/** Every format's score for `head`, best first (ties keep registry order). A detector that throws scores 0. */
+export function scoreFormats(head: string, formats: readonly TranscriptFormatV1[] = Object.values(transcriptFormats)): FormatScore[] {
+  return formats
+    .map((format) => {
+      let score = 0
+      try {
+        score = format.detect(head)
+      } catch {
+        // A detector must not break `auto` for the others; a throwing detector just does not claim the input.
+      }
+      return { name: format.name, score: Number.isFinite(score) ? score : 0 }
+    })
+    .sort((a, b) => b.score - a.score)
+}
+
+/** Whether the head looks like JSON or JSONL at all (its first value, or first line, starts as JSON does). */
+function looksLikeJson(head: string): boolean {
+  const trimmed = head.replace(/^\uFEFF/, '').trimStart()
+  if (trimmed === '') return false
+  const first = trimmed[0]
+  if (first !== '{' && first !== '[') return false
+  if (scanJsonPrefix(trimmed).errorOffset === undefined) return true
+  return scanJsonlHead(trimmed, 1)[0] !== undefined
+}
+
+/**
+ * Picks the format of an input from its head, never guessing silently.
+ *
+ * Every format scores the head (0 = not mine, 1 = certain); the unique best score above 0.5 wins. A tie at the
+ * top, or no score above 0.5, throws an InvalidInputError naming the candidates and asking for `--format`.
+ * Plain `text` is the fallback only when the head is not JSON or JSONL at all (it does not start with `{` or
+ * `[` as JSON would): a JSON input that no format claims is an error, never silently read as text.
+ */
+export function detectFormat(head: string, sourceName: string, options: DetectFormatOptions = {}): TranscriptFormatV1 {
+  const formats = options.formats ?? Object.values(transcriptFormats)
+  const scores = scoreFormats(head, formats)
+  const best = scores[0]
+  const byName = (name: string): TranscriptFormatV1 => formats.find((format) => format.name === name)!
+  if (best && best.score > DETECTION_THRESHOLD) {
+    const tied = scores.filter((entry) => entry.score === best.score)
+    if (tied.length === 1) return byName(best.name)
+    throw new InvalidInputError(
+      `expected an input of one recognizable format, got one that fits ${tied.map((entry) => entry.name).join(' and ')} equally well; pass --format NAME`,
+      { file: sourceName },
+    )
+  }
+  const text = formats.find((format) => format.name === 'text')
+  if (text && !looksLikeJson(head)) return text
+  const candidates = scores.filter((entry) => entry.score > 0).slice(0, 4)
+  const described = candidates.length > 0 ? `; closest: ${candidates.map((entry) => `${entry.name} (${entry.score.toFixed(2)})`).join(', ')}` : ''
+  throw new InvalidInputError(
+    `expected an input whose format can be detected, got JSON that no format claims${described}; pass --format NAME (one of ${formats.map((format) => format.name).join(', ')})`,
+    { file: sourceName },
+  )
+}

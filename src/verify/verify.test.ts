@@ -1,0 +1,96 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { MustKeepItem } from '../spec/summarizer.js'
+import { groupMustKeepItems } from '../spec/summarizer.js'
+import { renderStateBlock } from '../summarize/state-block.js'
+import { createTokenizer } from '../tokenize/index.js'
+import { repairSummary } from './repair.js'
+import { findInventedState, verifySummary, type ExtractedSpan, type SpanExtractor } from './verify.js'
+
+const tokenizer = await createTokenizer('o200k_base')
+const item = (kind: MustKeepItem['kind'], text: string, status: MustKeepItem['status'] = 'current'): MustKeepItem => ({ kind, text, status, tokens: tokenizer.count(text), message: 0, start: 0, end: text.length })
+// A small extractor for the tests: numbers and slash paths, scanned word by word.
+const extract: SpanExtractor = (text) =>
+  text.split(/\s+/).filter(Boolean).flatMap((word): ExtractedSpan[] => (/^\d+$/.test(word) ? [{ kind: 'number', text: word }] : word.includes('/') ? [{ kind: 'path', text: word }] : []))
+
+describe('verifySummary', () => {
+  const items = [item('path', 'src/app.ts'), item('error', 'EACCES: permission denied'), item('number', '4096')]
+
+  it('accepts a summary with every item verbatim within the slot', () => {
+    const summary = 'Edited src/app.ts; it failed with EACCES: permission denied at 4096 bytes.'
+    const result = verifySummary({ summary, items, slot: 100, tokenizer })
+    expect(result).toMatchObject({ ok: true, empty: false, withinSlot: true, missing: [], problems: [] })
+    expect(result.tokens).toBe(tokenizer.count(summary))
+  })
+
+  it('rejects a paraphrase: no normalization of case, whitespace or line endings', () => {
+    for (const summary of ['src/App.ts EACCES: permission denied 4096', 'src/app.ts EACCES:  permission denied 4096', 'src/app.ts EACCES: permission\ndenied 4096']) {
+      const result = verifySummary({ summary, items, slot: 100, tokenizer })
+      expect(result.ok).toBe(false)
+      expect(result.missing).toHaveLength(1)
+    }
+    const crlf = [item('error', 'line one\nline two')]
+    expect(verifySummary({ summary: 'line one\r\nline two', items: crlf, slot: 100, tokenizer }).ok).toBe(false)
+  })
+
+  it('rejects empty and whitespace-only summaries, and summaries over the slot', () => {
+    expect(verifySummary({ summary: '  \n', items: [], slot: 10, tokenizer }).problems).toEqual(['summary is empty'])
+    const long = `src/app.ts EACCES: permission denied 4096 ${'word '.repeat(50)}`
+    const over = verifySummary({ summary: long, items, slot: 20, tokenizer })
+    expect(over).toMatchObject({ ok: false, withinSlot: false, missing: [] })
+    expect(over.problems[0]).toMatch(/^summary has \d+ tokens \(o200k_base\), slot is 20$/)
+  })
+
+  it('reports invented identifiers and numbers, ignoring the state block markup', () => {
+    const segmentText = 'We edited src/app.ts and set the limit to 4096.'
+    const summary = `${renderStateBlock(groupMustKeepItems([item('path', 'src/app.ts')]))}\nThe limit 4096 moved to 8192 in lib/other.ts now`
+    expect(findInventedState(summary, segmentText, extract)).toEqual([
+      { kind: 'number', text: '8192' },
+      { kind: 'path', text: 'lib/other.ts' },
+    ])
+    expect(verifySummary({ summary, items: [], slot: 500, tokenizer, segmentText, extract }).invented).toHaveLength(2)
+  })
+
+  it('reports superseded items listed as current in the block', () => {
+    const stale = item('version', 'x@1', 'superseded')
+    const wrong = renderStateBlock(groupMustKeepItems([{ ...stale, status: 'current' }]))
+    expect(verifySummary({ summary: wrong, items: [stale], slot: 100, tokenizer }).staleAsCurrent).toEqual([stale])
+    const right = renderStateBlock(groupMustKeepItems([stale]))
+    expect(verifySummary({ summary: right, items: [stale], slot: 100, tokenizer }).staleAsCurrent).toEqual([])
+  })
+
+  it('property: ok ⇔ non-empty ∧ tokens ≤ slot ∧ every item is a substring', () => {
+    const piece = fc.constantFrom('src/a.ts', '4096', 'E1', ' ', '\n', 'and', 'x')
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }).map((p) => p.join('')), fc.subarray(['src/a.ts', '4096', 'E1']), fc.integer({ min: 0, max: 12 }), (summary, texts, slot) => {
+        const result = verifySummary({ summary, items: texts.map((text) => item('identifier', text)), slot, tokenizer })
+        const expected = summary.trim() !== '' && tokenizer.count(summary) <= slot && texts.every((text) => summary.includes(text))
+        return result.ok === expected && result.missing.every((m) => !summary.includes(m.text))
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('repairSummary', () => {
+  const items = [item('path', 'src/app.ts'), item('number', '4096')]
+
+  it('inserts missing items into the state block when they fit, and the result verifies', () => {
+    const summary = `${renderStateBlock(groupMustKeepItems([items[0]!]))}\nThe agent edited the file.`
+    const repair = repairSummary({ summary, missing: [items[1]!], slot: 100, tokenizer })
+    expect(repair.kind).toBe('repaired')
+    if (repair.kind !== 'repaired') return
+    expect(verifySummary({ summary: repair.summary, items, slot: 100, tokenizer }).ok).toBe(true)
+    expect(repair.summary.endsWith('\nThe agent edited the file.')).toBe(true)
+  })
+
+  it('adds a block to a summary that has none', () => {
+    const repair = repairSummary({ summary: 'The agent edited the file.', missing: items, slot: 100, tokenizer })
+    expect(repair.kind === 'repaired' && verifySummary({ summary: repair.summary, items, slot: 100, tokenizer }).ok).toBe(true)
+  })
+
+  it('refuses to repair when the items do not fit, or the summary is empty', () => {
+    expect(repairSummary({ summary: 'The agent edited the file.', missing: items, slot: 8, tokenizer })).toMatchObject({ kind: 'unrepairable' })
+    expect(repairSummary({ summary: ' ', missing: items, slot: 100, tokenizer })).toEqual({ kind: 'unrepairable', reason: 'summary is empty' })
+  })
+})

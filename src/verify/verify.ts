@@ -1,0 +1,117 @@
+import type { ItemKind } from '../spec/estimator.js'
+import type { MustKeepItem } from '../spec/summarizer.js'
+import type { TokenizerV1 } from '../spec/tokenizer.js'
+import { parseStateBlock, stripStateMarkup } from '../summarize/state-block.js'
+
+/** A span some extractor found in a text: what kind it is and its exact text. */
+export interface ExtractedSpan {
+  readonly kind: ItemKind
+  readonly text: string
+}
+
+/** Finds identifiers, paths, numbers, versions… in a text (an estimator's extraction, applied to a summary). */
+export type SpanExtractor = (text: string) => readonly ExtractedSpan[]
+
+/** Options of {@link verifySummary}. */
+export interface VerifySummaryOptions {
+  /** The summary to check. */
+  readonly summary: string
+  /** Items that must appear in it verbatim. */
+  readonly items: readonly MustKeepItem[]
+  /** Most tokens the summary may count. */
+  readonly slot: number
+  /** The real tokenizer the slot is measured with. */
+  readonly tokenizer: TokenizerV1
+  /**
+   * The segment's rendered text; with `extract`, spans of the summary absent from it are reported as invented.
+   * @default undefined (no invented-state report)
+   */
+  readonly segmentText?: string
+  /**
+   * Extraction used for the invented-state report.
+   * @default undefined (no invented-state report)
+   */
+  readonly extract?: SpanExtractor
+}
+
+/** The verdict on one summary: the record's postcondition, made strict. */
+export interface SummaryVerification {
+  /** Non-empty, within the slot, and every item present verbatim. */
+  readonly ok: boolean
+  readonly tokens: number
+  readonly slot: number
+  /** Empty or whitespace only. */
+  readonly empty: boolean
+  readonly withinSlot: boolean
+  /** Items whose exact text is not a substring of the summary. */
+  readonly missing: readonly MustKeepItem[]
+  /** Spans of the summary that the segment never had (reported, not a failure: narrative may count things). */
+  readonly invented: readonly ExtractedSpan[]
+  /** Superseded items the state block lists as current (reported: the text is there, the mark is wrong). */
+  readonly staleAsCurrent: readonly MustKeepItem[]
+  /** One line per failed condition, empty when `ok`. */
+  readonly problems: readonly string[]
+}
+
+/**
+ * Verifies a summary: ok = non-empty ∧ tokens ≤ slot ∧ every item's text is an exact substring.
+ *
+ * No normalization of any kind (no whitespace folding, no CRLF→LF, no Unicode normalization): an item survives only
+ * if its exact UTF-16 sequence does, because a paraphrase that differs by one character is a different regex or path.
+ */
+export function verifySummary(options: VerifySummaryOptions): SummaryVerification {
+  const { summary, slot, tokenizer } = options
+  const empty = summary.trim().length === 0
+  const tokens = tokenizer.count(summary)
+  const withinSlot = tokens <= slot
+  const missing: MustKeepItem[] = []
+  const seen = new Set<string>()
+  for (const item of options.items) {
+    if (seen.has(item.text)) continue
+    seen.add(item.text)
+    if (!summary.includes(item.text)) missing.push(item)
+  }
+  const problems: string[] = []
+  if (empty) problems.push('summary is empty')
+  if (!withinSlot) problems.push(`summary has ${tokens} tokens (${tokenizer.name}), slot is ${slot}`)
+  if (missing.length > 0) {
+    problems.push(`${missing.length} must-keep item(s) missing verbatim: ${missing.slice(0, 5).map((item) => `${item.kind} ${JSON.stringify(clip(item.text))}`).join(', ')}${missing.length > 5 ? ', …' : ''}`)
+  }
+  return {
+    ok: problems.length === 0,
+    tokens,
+    slot,
+    empty,
+    withinSlot,
+    missing,
+    invented: options.extract && options.segmentText !== undefined ? findInventedState(summary, options.segmentText, options.extract) : [],
+    staleAsCurrent: findStaleAsCurrent(summary, options.items),
+    problems,
+  }
+}
+
+/** Spans extracted from the summary (state-block markup removed) whose text does not occur in the segment text. */
+export function findInventedState(summary: string, segmentText: string, extract: SpanExtractor): ExtractedSpan[] {
+  const invented: ExtractedSpan[] = []
+  const seen = new Set<string>()
+  for (const span of extract(stripStateMarkup(summary))) {
+    if (seen.has(span.text)) continue
+    seen.add(span.text)
+    if (!segmentText.includes(span.text)) invented.push({ kind: span.kind, text: span.text })
+  }
+  return invented
+}
+
+function findStaleAsCurrent(summary: string, items: readonly MustKeepItem[]): MustKeepItem[] {
+  if (!items.some((item) => item.status === 'superseded')) return []
+  const block = parseStateBlock(summary)
+  if (!block) return []
+  const current = new Set<string>()
+  const superseded = new Set<string>()
+  for (const entry of block.entries) (entry.status === 'current' ? current : superseded).add(entry.text)
+  return items.filter((item) => item.status === 'superseded' && current.has(item.text) && !superseded.has(item.text))
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text
+}
