@@ -17,7 +17,7 @@ export {
 export { seedEstimateText, type SeedSpan, type SeedTextEstimate } from './estimate/seed.js'
 
 export {
-  checkTranscript, decide, describeSegment, largestItems, resolveRange,
+  checkTranscript, decide, decisionOf, describeSegment, largestItems, resolveRange,
   type CheckDecision, type CheckOptions, type CheckResult, type CheckSegment, type MessageRange,
 } from './check/index.js'
 export { checkJson, renderCheckReport, type ReportContext } from './report/check.js'
@@ -25,6 +25,8 @@ export { checkJson, renderCheckReport, type ReportContext } from './report/check
 export { MESSAGE_SEPARATOR, PART_SEPARATOR, pairToolCalls, renderMessage, renderPart, renderSegment, type RenderedMessage } from './transcript/render.js'
 
 export * from './transcript/index.js'
+
+export * from './plan/index.js'
 
 export * from './spec/summarizer.js'
 export * from './summarize/index.js'

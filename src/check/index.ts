@@ -3,14 +3,19 @@ import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimat
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Transcript } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
+import { planCompaction } from '../plan/plan.js'
+import type { CompactionPlan, PlanOptions } from '../plan/types.js'
 
 /** A half-open range of message indices. */
 export type MessageRange = readonly [start: number, end: number]
 
-/** What `check` decided, before any summarizer runs. */
-export type CheckDecision =
-  | { readonly kind: 'compact'; readonly reason: string; readonly message: string }
-  | { readonly kind: 'refuse'; readonly reason: string; readonly message: string }
+/** What `check` decided, before any summarizer runs (the planner's decision, summarized). */
+export interface CheckDecision {
+  readonly kind: 'compact' | 'split' | 'refuse'
+  /** `slot-covers-floor`, `parts-fit-their-slots`, or the planner's refusal reason code. */
+  readonly reason: string
+  readonly message: string
+}
 
 /** Options of {@link checkTranscript}. */
 export interface CheckOptions {
@@ -27,6 +32,8 @@ export interface CheckOptions {
    * @default the whole transcript
    */
   readonly range?: { readonly start?: number; readonly end?: number }
+  /** Planner options besides the slot (budget, units, conditions of validity). */
+  readonly plan?: Omit<PlanOptions, 'slot'>
 }
 
 /** The segment a check looked at. */
@@ -47,6 +54,8 @@ export interface CheckResult {
   readonly floor: FloorEstimate
   readonly slot: number
   readonly decision: CheckDecision
+  /** The planner's full plan: parts for a split, units and options for a refusal. */
+  readonly plan: CompactionPlan
 }
 
 /** Resolves a user range against a transcript length, or throws naming the flag. */
@@ -81,7 +90,7 @@ export function describeSegment(transcript: Transcript, range: MessageRange, tok
  * The record's precondition for one segment: compact when slot >= floor (irreducible + margin), else refuse.
  * (The planner refines refusals into splits where a partition fits.)
  */
-export function decide(floor: FloorEstimate, slot: number): CheckDecision {
+export function decide(floor: { readonly irreducible: number; readonly margin: number; readonly total: number }, slot: number): CheckDecision {
   if (slot >= floor.total) {
     return { kind: 'compact', reason: 'slot-covers-floor', message: `slot ${slot} >= floor ${floor.total} (irreducible ${floor.irreducible} + margin ${floor.margin})` }
   }
@@ -92,13 +101,37 @@ export function decide(floor: FloorEstimate, slot: number): CheckDecision {
   }
 }
 
-/** Estimates a transcript segment's floor and decides whether it may be compacted into the slot. */
+/** Summarizes a plan as a decision: kind, reason code and a sentence. */
+export function decisionOf(plan: CompactionPlan): CheckDecision {
+  const { floor, slot } = plan
+  switch (plan.kind) {
+    case 'compact':
+      return { kind: 'compact', reason: 'slot-covers-floor', message: decide(floor, slot).message }
+    case 'split':
+      return {
+        kind: 'split',
+        reason: 'parts-fit-their-slots',
+        message: `slot ${slot} < floor ${floor.total}: split into ${plan.parts.length} summaries of ${plan.parts.map((part) => part.slot).join(' + ')} tokens`,
+      }
+    case 'refuse':
+      return { kind: 'refuse', reason: plan.reason, message: `slot ${slot}, floor ${floor.total} (irreducible ${floor.irreducible} + margin ${floor.margin}): ${plan.reason}` }
+  }
+}
+
+/**
+ * Estimates a transcript segment's floor and plans it: compact when the slot holds the floor, split into parts that
+ * each fit their own slot, or refuse (the planner's decision; see `plan/`).
+ */
 export function checkTranscript(transcript: Transcript, options: CheckOptions): CheckResult {
   const slot = options.slot ?? 2000
   const range = resolveRange(options.range, transcript.messages.length)
   const messages: readonly Message[] = transcript.messages.slice(range[0], range[1])
   const floor = options.estimator.estimate(messages, range[0])
-  return { segment: describeSegment(transcript, range, options.tokenizer), floor, slot, decision: decide(floor, slot) }
+  const plan = planCompaction(
+    { messages, offset: range[0], pairs: transcript.pairs, estimator: options.estimator, tokenizer: options.tokenizer },
+    { ...options.plan, slot },
+  )
+  return { segment: describeSegment(transcript, range, options.tokenizer), floor, slot, decision: decisionOf(plan), plan }
 }
 
 /** The largest items first (ties in order of appearance), at most `limit`. */

@@ -39,6 +39,26 @@ describe('floorguard check', () => {
     expect(JSON.parse(stdout).decision.kind).not.toBe('compact')
   })
 
+  it("splits the record's turn 412 (floor 2,340 against a 2,000 slot) into two 1,400-token slots", async () => {
+    const { code, stdout } = await runCaptured(['check', join(repo, 'examples', 'turn-412-record.openai.json'), '--json'])
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report.floor).toEqual({ irreducible: 1950, margin: 390, total: 2340 })
+    expect(report.decision).toMatchObject({ kind: 'split', reason: 'parts-fit-their-slots' })
+    expect(report.decision.parts.map((part: { slot: number }) => part.slot)).toEqual([1400, 1400])
+    expect(report.decision.parts[0].range[0]).toBe(0)
+    expect(report.decision.parts.at(-1).range[1]).toBe(report.segment.range[1])
+  })
+
+  it('a refusal carries its reason code, the offending units and options', async () => {
+    const { stdout } = await runCaptured(['check', example, '--json', '--slot', '100'])
+    const { decision } = JSON.parse(stdout)
+    expect(decision.kind).toBe('refuse')
+    expect(typeof decision.reason).toBe('string')
+    expect(decision.units.length).toBeGreaterThan(0)
+    expect(decision.options.map((option: { kind: string }) => option.kind)).toContain('raise-slot')
+  })
+
   it('honours --range, --margin, --tokenizer and --estimator', async () => {
     const { stdout } = await runCaptured(['check', example, '--json', '--range', '1:4', '--margin', '0.25', '--tokenizer', 'cl100k_base', '--estimator', 'full'])
     const report = JSON.parse(stdout)
@@ -94,6 +114,18 @@ describe('floorguard check', () => {
     expect(code).toBe(2)
     expect(stderr).toMatch(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: expected`))
     expect(stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('reports a truncated last JSONL line, and with --lenient skips it out loud', async () => {
+    const record = JSON.stringify({ type: 'user', message: { role: 'user', content: 'Never use port 8080.' }, uuid: 'u1', parentUuid: null, sessionId: 's', timestamp: '2026-01-01T00:00:00Z' })
+    const path = file('live.jsonl', `${record}\n{"type":"user","mess`)
+    const strict = await runCaptured(['check', path, '--json'])
+    expect(strict.code).toBe(2)
+    expect(strict.stderr).toMatch(/live\.jsonl:2:\d+: expected a complete JSON record, got a truncated line/)
+    const lenient = await runCaptured(['check', path, '--json', '--lenient'])
+    expect(lenient.code).toBe(0)
+    expect(JSON.parse(lenient.stdout)).toMatchObject({ format: 'claude-code', segment: { messages: 1 } })
+    expect(lenient.stderr).toMatch(/warning: .*live\.jsonl:2:\d+: .*truncated/)
   })
 
   it('adds the stack with --debug', async () => {

@@ -3,10 +3,12 @@ import { FloorguardError } from '../errors.js'
 import type { CliCommand, CliIo } from './_command.js'
 import { checkCommand } from './commands/check.js'
 import { compactCommand } from './commands/compact.js'
+import { planCommand } from './commands/plan.js'
 
 /** The CLI's subcommands by name. */
 export const COMMANDS: Record<string, CliCommand> = {
   check: checkCommand,
+  plan: planCommand,
   compact: compactCommand,
 }
 

@@ -349,11 +349,11 @@ function replaceRanges(transcript: Transcript, summaries: readonly CompactSummar
   const messages: Message[] = []
   let cursor = 0
   for (const summary of ordered) {
-    messages.push(...transcript.messages.slice(cursor, summary.range[0]))
+    for (let index = cursor; index < summary.range[0]; index++) messages.push(transcript.messages[index]!)
     messages.push(createSummaryMessage(summary.text))
     cursor = summary.range[1]
   }
-  messages.push(...transcript.messages.slice(cursor))
+  for (let index = cursor; index < transcript.messages.length; index++) messages.push(transcript.messages[index]!)
   const { pairs, unpaired } = pairToolCalls(messages)
   return { ...transcript, messages, pairs, unpaired }
 }

@@ -1,9 +1,10 @@
-import type { FloorEstimate, FloorEstimatorV1, FloorItem, ItemKind } from '../spec/estimator.js'
+import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimator.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Role, ToolCallPart } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
-import { forEachLine, wordsOf } from './extractors/_scan.js'
-import { capSpan, constraintSpans, errorSpan, MAX_ERROR_LENGTH, quotedSpans, type RawSpan } from './extractors/lines.js'
+import { wordsOf } from './extractors/_scan.js'
+import { capSpan, type RawSpan } from './extractors/lines.js'
+import { scanText, type ScanMode } from './extractors/scan-text.js'
 import { classifyWord, numericPhrases } from './extractors/words.js'
 
 /** Options of {@link createFullEstimator}. */
@@ -25,11 +26,6 @@ export interface FullEstimatorOptions {
   readonly maxArgumentLines?: number
 }
 
-/** How a part's text is scanned. */
-type Mode = 'instruction' | 'assistant' | 'tool'
-
-/** Kinds worth keeping from a successful tool result: identifiers nobody can re-derive cheaply, and errors. */
-const TOOL_RESULT_KINDS = new Set<ItemKind>(['url', 'uuid', 'hash', 'error'])
 
 /** Argument keys whose values are narrative about the call, not state. */
 const NARRATIVE_KEYS = new Set(['description', 'explanation', 'thought', 'thoughts', 'reasoning', 'reason', 'justification', 'summary', 'title'])
@@ -41,72 +37,10 @@ const SHORT_PAYLOAD_LINES = 5
 /** Argument keys whose long values are scripts: their first line is kept. */
 const COMMAND_KEYS = new Set(['command', 'cmd', 'script', 'commands'])
 
-function modeOf(role: Role): Mode {
+function modeOf(role: Role): ScanMode {
   if (role === 'assistant') return 'assistant'
   if (role === 'tool') return 'tool'
   return 'instruction'
-}
-
-/** Scans `[start, end)` of `text` and returns raw spans for the given mode. */
-function scanText(text: string, start: number, end: number, mode: Mode, isError: boolean): RawSpan[] {
-  const spans: RawSpan[] = []
-  let sawError = false
-  let firstLine: [number, number] | undefined
-  let lineStart = start
-  const region = text.slice(start, end)
-  forEachLine(region, (relativeStart, relativeEnd) => {
-    lineStart = start + relativeStart
-    const lineEnd = start + relativeEnd
-    if (lineEnd <= lineStart) return
-    const words = wordsOf(text, lineStart, lineEnd)
-    if (words.length === 0) return
-    firstLine ??= [words[0]!.start, words[words.length - 1]!.end]
-    const error = errorSpan(text, lineStart, lineEnd, words, mode === 'tool')
-    if (error) {
-      spans.push(error)
-      sawError = true
-    }
-    if (mode === 'tool') {
-      for (const word of words) {
-        const kind = classifyWord(word.text)
-        if (kind && TOOL_RESULT_KINDS.has(kind)) spans.push({ kind, start: word.start, end: word.end })
-      }
-      return
-    }
-    spans.push(...quotedSpans(text, lineStart, lineEnd))
-    for (const word of words) {
-      const kind = classifyWord(word.text)
-      if (kind) spans.push({ kind, start: word.start, end: word.end })
-    }
-    for (const [first, last] of numericPhrases(words, text)) {
-      spans.push({ kind: 'number', start: words[first]!.start, end: words[last]!.end })
-    }
-    if (mode === 'instruction') spans.push(...constraintSpans(text, lineStart, lineEnd))
-  })
-  // A failing result whose text names no error still failed: its first line says how.
-  if (mode === 'tool' && isError && !sawError && firstLine) {
-    spans.push({ kind: 'error', start: firstLine[0], end: capSpan(text, firstLine[0], firstLine[1], MAX_ERROR_LENGTH) })
-  }
-  return spans
-}
-
-/** Merges overlapping spans into their union; the longer span's kind names the union. */
-export function mergeSpans(spans: RawSpan[]): RawSpan[] {
-  spans.sort((a, b) => a.start - b.start || b.end - a.end)
-  const merged: Array<{ kind: ItemKind; start: number; end: number; length: number }> = []
-  for (const span of spans) {
-    const last = merged[merged.length - 1]
-    if (last && span.start < last.end) {
-      if (span.end > last.end) last.end = span.end
-      if (span.end - span.start > last.length) {
-        last.kind = span.kind
-        last.length = span.end - span.start
-      }
-      continue
-    }
-    merged.push({ ...span, length: span.end - span.start })
-  }
-  return merged.map(({ kind, start, end }) => ({ kind, start, end }))
 }
 
 interface ArgumentItem {
@@ -195,10 +129,14 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
         continue
       }
       const mode = part.type === 'tool-result' ? 'tool' : part.type === 'summary' ? 'instruction' : modeOf(message.role)
-      spans.push(...scanText(rendered.text, span.start, span.end, mode, part.type === 'tool-result' && part.isError))
+      for (const found of scanText(rendered.text, span.start, span.end, mode, part.type === 'tool-result' && part.isError)) spans.push(found)
     }
-    for (const span of mergeSpans(spans)) {
+    // Repeats inside one message add nothing to any segment's floor: keep the first occurrence of each text.
+    const seen = new Set<string>(items.map((item) => item.text))
+    for (const span of spans) {
       const text = rendered.text.slice(span.start, span.end)
+      if (seen.has(text)) continue
+      seen.add(text)
       items.push({ kind: span.kind, text, tokens: tokenizer.count(text), message: 0, start: span.start, end: span.end })
     }
     items.sort((a, b) => a.start - b.start)

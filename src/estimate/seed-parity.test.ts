@@ -62,6 +62,7 @@ describe.skipIf(unavailable !== undefined)('seed parity with seed_floor.py', () 
     '\ud83d', '\ud83d\ude00', 'a\ud800/b', 'x\r\ny', '"a\r\nb"', "it's 'quoted' isn't", '1.2.3', '1.2e5x', '1.2e5.',
     '1.2e+5', '1.2e+', '1e+5e5', 'a.a.a.a/', 'a.a.a.a', '/a.b', '-a/b', 'a-/b', 'ä/ö', '٣/٤', '½/⅓', 'Ⅻ/x', '²/3',
     'a\u0301/b\u0301', 'A\u0301B', 'AB\u0301', 'A𝐀', 'AB𝐀', 'AB😀', 'x/AB𝐀', '1𝟘', '1.𝟘', '𝟘e5', '1e𝟘', 'AB\ud800', 'NODE_ENV=production ENOENT', '${API_KEY}',
+    'x𝟘', '😀1', '𝐀1', '𝐀AB', '😀AB', 'é1', 'a\ud8001', '\udc001', '𝟘😀𝟘', 'do not𝟘', 'x😀must',
   ]
   const hostile = hostileCases(2000)
   const texts = [...edge, ...generated, ...fastCheckTexts, ...hostile.map((entry) => entry.text)]

@@ -71,35 +71,16 @@ export const SEED_DEFAULT_MARGIN_RATIO = 0.2
  */
 export function seedEstimateText(text: string, marginRatio: number = SEED_DEFAULT_MARGIN_RATIO): SeedTextEstimate {
   assertMarginRatio(marginRatio)
-  const words = scanWordStarts(text)
-  const { hasSurrogates } = words
-  const seen = new Set<string>()
+  // The four patterns' texts are disjoint: only a quoted span holds a quote, only a path holds `/`, a
+  // number is made of \d . e + - and a constant of [A-Z_]. So one set deduplicates them all, whatever
+  // the scanning order, exactly as the reference's pattern-by-pattern loop does.
+  const found = new SpanSet(text)
+  scanQuoted(text, found)
+  const { cues, hasSurrogates } = scanWords(text, found)
+  scanPaths(text, found)
   const spans: SeedSpan[] = []
   let irreducible = 0
-  // Agent text repeats short spans (`0`, `200`, `"type"`) constantly. A small direct-mapped cache of
-  // seen spans, keyed by length and end characters and confirmed by comparing characters, skips
-  // them without allocating a string or hashing it; a comparison reads at most the span itself.
-  const recentStart = new Int32Array(RECENT_SLOTS).fill(-1)
-  const recentLength = new Int32Array(RECENT_SLOTS)
-  const emitter = (pattern: SeedPattern): Emit => (start, end) => {
-    const length = end - start
-    const slot = (Math.imul(length, 0x9e3779b1) ^ Math.imul(text.charCodeAt(start), 31) ^ text.charCodeAt(end - 1)) & (RECENT_SLOTS - 1)
-    const cached = recentStart[slot] ?? -1
-    if (cached >= 0 && recentLength[slot] === length && sameText(text, cached, start, length)) return
-    recentStart[slot] = start
-    recentLength[slot] = length
-    const span = text.slice(start, end)
-    const known = seen.size
-    if (seen.add(span).size === known) return
-    const tokens = Math.max(1, Math.floor((hasSurrogates ? codePointLength(text, start, end) : length) / 4))
-    irreducible += tokens
-    spans.push({ pattern, text: span, start, end, tokens })
-  }
-  scanQuoted(text, emitter('quoted'))
-  scanNumbers(text, words, emitter('number'))
-  scanPaths(text, emitter('path'))
-  scanConstants(text, words, emitter('constant'))
-  const cues = findCues(text)
+  for (const pattern of SPAN_PATTERNS) irreducible += found.collect(pattern, spans, hasSurrogates)
   SEED_CUES.forEach((cue, index) => {
     const start = cues[index] ?? -1
     if (start < 0) return
@@ -108,15 +89,6 @@ export function seedEstimateText(text: string, marginRatio: number = SEED_DEFAUL
   })
   // Python's int * float converts the int to a double and multiplies once; int() truncates toward zero.
   return { irreducible, margin: Math.trunc(irreducible * marginRatio), spans }
-}
-
-const RECENT_SLOTS = 4096
-
-function sameText(text: string, first: number, second: number, length: number): boolean {
-  for (let offset = 0; offset < length; offset++) {
-    if (text.charCodeAt(first + offset) !== text.charCodeAt(second + offset)) return false
-  }
-  return true
 }
 
 function assertMarginRatio(marginRatio: number): void {
@@ -128,6 +100,154 @@ function assertMarginRatio(marginRatio: number): void {
   }
 }
 
+/** The regex patterns in the reference's order; a span's pattern is stored as its index here. */
+const SPAN_PATTERNS = ['quoted', 'number', 'path', 'constant'] as const
+const PATTERN_ORDER: Readonly<Record<SeedPattern, number>> = { quoted: 0, number: 1, path: 2, constant: 3, cue: 4 }
+const QUOTED_PATTERN = PATTERN_ORDER.quoted
+const NUMBER_PATTERN = PATTERN_ORDER.number
+const PATH_PATTERN = PATTERN_ORDER.path
+const CONSTANT_PATTERN = PATTERN_ORDER.constant
+
+const INITIAL_SPANS = 1024
+// With the table at most half full, a probe sequence this long has probability far below 2^-64 unless
+// the input was built to collide; the set then stops trusting the hash.
+const MAX_PROBES = 64
+
+/*
+ * The distinct spans found so far, deduplicated by text without a string per match: agent text repeats
+ * short spans (`0`, `200`, `"type"`) constantly. An open-addressing table (linear probing, at most half
+ * full) holds span indices keyed by a hash of the span's characters, and a hit is confirmed by comparing
+ * the characters in place, so strings are sliced only for distinct spans, once, at the end. The hash is
+ * seeded per call, so no fixed input collides on every run; should a probe sequence run long anyway,
+ * the set moves to a Set of strings, which costs speed but never changes the result.
+ */
+class SpanSet {
+  private count = 0
+  private starts: Int32Array = new Int32Array(INITIAL_SPANS)
+  private ends: Int32Array = new Int32Array(INITIAL_SPANS)
+  private hashes: Int32Array = new Int32Array(INITIAL_SPANS)
+  private patterns = new Uint8Array(INITIAL_SPANS)
+  /** Span index + 1 per slot, 0 when free; the length is a power of two. */
+  private slots = new Int32Array(INITIAL_SPANS * 2)
+  private readonly seed = Math.floor(Math.random() * 0x1_0000_0000) | 0
+  private strings: Set<string> | undefined
+
+  constructor(private readonly text: string) {}
+
+  /** Records `text.slice(start, end)` for `pattern` unless a span with that text is already recorded. */
+  add(pattern: number, start: number, end: number): void {
+    if (this.strings !== undefined) {
+      this.addString(pattern, start, end)
+      return
+    }
+    const { text, slots, starts, ends, hashes } = this
+    const length = end - start
+    const hash = hashRange(text, start, end, this.seed)
+    const mask = slots.length - 1
+    let slot = hash & mask
+    for (let probes = 0; ; probes++) {
+      const entry = (slots[slot] ?? 0) - 1
+      if (entry < 0) break
+      if (hashes[entry] === hash) {
+        const other = starts[entry] ?? 0
+        if ((ends[entry] ?? 0) - other === length && sameText(text, other, start, length)) return
+      }
+      if (probes === MAX_PROBES) {
+        this.strings = new Set(Array.from({ length: this.count }, (_, index) => this.spanText(index)))
+        this.addString(pattern, start, end)
+        return
+      }
+      slot = (slot + 1) & mask
+    }
+    slots[slot] = this.push(pattern, start, end, hash) + 1
+    if (this.count * 2 > slots.length) this.rehash()
+  }
+
+  /** Appends the spans of `pattern` to `into` in the order first seen, priced; returns their tokens. `hasSurrogates`: whether code points may differ from units. */
+  collect(pattern: SeedPattern, into: SeedSpan[], hasSurrogates: boolean): number {
+    const code = PATTERN_ORDER[pattern]
+    let total = 0
+    for (let index = 0; index < this.count; index++) {
+      if (this.patterns[index] !== code) continue
+      const start = this.starts[index] ?? 0
+      const end = this.ends[index] ?? 0
+      const tokens = Math.max(1, Math.floor((hasSurrogates ? codePointLength(this.text, start, end) : end - start) / 4))
+      total += tokens
+      into.push({ pattern, text: this.spanText(index), start, end, tokens })
+    }
+    return total
+  }
+
+  private addString(pattern: number, start: number, end: number): void {
+    const strings = this.strings ?? new Set<string>()
+    const span = this.text.slice(start, end)
+    const known = strings.size
+    if (strings.add(span).size !== known) this.push(pattern, start, end, 0)
+  }
+
+  private spanText(index: number): string {
+    return this.text.slice(this.starts[index] ?? 0, this.ends[index] ?? 0)
+  }
+
+  private push(pattern: number, start: number, end: number, hash: number): number {
+    const index = this.count++
+    if (index === this.starts.length) {
+      this.starts = grow(this.starts)
+      this.ends = grow(this.ends)
+      this.hashes = grow(this.hashes)
+      const patterns = new Uint8Array(index * 2)
+      patterns.set(this.patterns)
+      this.patterns = patterns
+    }
+    this.starts[index] = start
+    this.ends[index] = end
+    this.hashes[index] = hash
+    this.patterns[index] = pattern
+    return index
+  }
+
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2)
+    const mask = slots.length - 1
+    for (let index = 0; index < this.count; index++) {
+      let slot = (this.hashes[index] ?? 0) & mask
+      while ((slots[slot] ?? 0) !== 0) slot = (slot + 1) & mask
+      slots[slot] = index + 1
+    }
+    this.slots = slots
+  }
+}
+
+function grow(array: Int32Array): Int32Array {
+  const larger = new Int32Array(array.length * 2)
+  larger.set(array)
+  return larger
+}
+
+/*
+ * FNV-1a from a per-call seed, two UTF-16 units per step (a quoted span can run for thousands of
+ * characters, and the multiplications form one serial chain), then murmur3's finalizer, which spreads
+ * the high bits, where the second unit of each pair lands, over the low bits that pick the slot.
+ */
+function hashRange(text: string, start: number, end: number, seed: number): number {
+  let hash = seed ^ (end - start)
+  let index = start
+  for (; index + 1 < end; index += 2) {
+    hash = Math.imul(hash ^ (text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16)), 0x01000193)
+  }
+  if (index < end) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193)
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b)
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35)
+  return hash ^ (hash >>> 16)
+}
+
+function sameText(text: string, first: number, second: number, length: number): boolean {
+  for (let offset = 0; offset < length; offset++) {
+    if (text.charCodeAt(first + offset) !== text.charCodeAt(second + offset)) return false
+  }
+  return true
+}
+
 const QUOTE_DOUBLE = 0x22
 const SLASH_CODE = 0x2f
 const DOT = 0x2e
@@ -135,80 +255,11 @@ const LOWER_E = 0x65
 const PLUS = 0x2b
 const MINUS = 0x2d
 
-/** Word runs worth a closer look, from one pass over the text. */
-interface WordStarts {
-  /** Whether the text holds any surrogate, so lengths in code points may differ from `.length`. */
-  readonly hasSurrogates: boolean
-  /** Starts of word runs whose first character is a digit or [A-Z_], ascending. */
-  readonly starts: Int32Array
-  readonly count: number
-}
-
-/*
- * One pass finds the word runs (maximal runs of `\w`) that begin with a digit or [A-Z_]: a number
- * starts with `\b\d`, i.e. at a digit beginning a word run, and a constant is a whole word run
- * (see scanConstants). Word edges come every few characters and are unpredictable, so the loop
- * tracks them with 0/1 arithmetic and appends without branching (the slot is overwritten unless
- * the count moves), which costs less than a mispredicted branch per word.
- */
-function scanWordStarts(text: string): WordStarts {
-  const table = startTable()
-  const length = text.length
-  let starts = new Int32Array(START_BLOCK * 2)
-  let count = 0
-  let hasSurrogates = false
-  let previousWord = 0
-  // Blocks bound how many starts can appear before the next capacity check (at most one per unit).
-  for (let blockStart = 0; blockStart < length; blockStart += START_BLOCK) {
-    if (count + START_BLOCK > starts.length) {
-      const larger = new Int32Array(starts.length * 2)
-      larger.set(starts)
-      starts = larger
-    }
-    const blockEnd = Math.min(length, blockStart + START_BLOCK)
-    for (let index = blockStart; index < blockEnd; index++) {
-      let bits = table[text.charCodeAt(index)] ?? 0
-      if (bits >= START_SURROGATE) {
-        bits = startBits(classAt(text, index))
-        hasSurrogates = true
-      }
-      starts[count] = index
-      count += (bits >> 1) & (previousWord ^ 1)
-      previousWord = bits & START_WORD
-    }
-  }
-  return { hasSurrogates, starts, count }
-}
-
-const START_BLOCK = 4096
-const START_WORD = 1
-const START_CANDIDATE = 2
-const START_SURROGATE = 4
-let startTableCache: Uint8Array | undefined
-
-// Python class bits folded into what scanWordStarts needs: word, "digit or [A-Z_]", surrogate.
-function startBits(bits: number): number {
-  return (bits & WORD) | ((bits & (DIGIT | CONSTANT)) !== 0 ? START_CANDIDATE : 0)
-}
-
-function startTable(): Uint8Array {
-  if (startTableCache) return startTableCache
-  const classes = bmpClasses()
-  const table = new Uint8Array(0x10000)
-  for (let code = 0; code < 0x10000; code++) {
-    table[code] = (code & 0xf800) === 0xd800 ? START_SURROGATE : startBits(classes[code] ?? 0)
-  }
-  startTableCache = table
-  return table
-}
-
 /** Class bits at `index` (0 past the end: `charCodeAt` gives NaN there), via the BMP table unless the unit is a surrogate. */
 function bitsAt(text: string, table: Uint8Array, index: number): number {
   const code = text.charCodeAt(index)
   return (code & 0xf800) === 0xd800 ? classAt(text, index) : (table[code] ?? 0)
 }
-
-type Emit = (start: number, end: number) => void
 
 /*
  * "[^"]*"|'[^']*' — at a quote, the class run can only stop at the same quote, so the match is the
@@ -216,7 +267,7 @@ type Emit = (start: number, end: number) => void
  * closing quote left, no later quote of that kind can match either, so that kind is retired:
  * each kind's text is searched once, linear overall.
  */
-function scanQuoted(text: string, emit: Emit): void {
+function scanQuoted(text: string, found: SpanSet): void {
   let position = 0
   let nextDouble = text.indexOf('"')
   let nextSingle = text.indexOf("'")
@@ -233,9 +284,150 @@ function scanQuoted(text: string, emit: Emit): void {
       position = open + 1
       continue
     }
-    emit(open, close + 1)
+    found.add(QUOTED_PATTERN, open, close + 1)
     position = close + 1
   }
+}
+
+/*
+ * One pass over the text finds the numbers, the constants and the cues. Numbers and constants start
+ * at a word start, a `\w` character with no `\w` before it (see numberEnd and constantEnd). The pass
+ * carries the previous unit's STOP_TABLE bits and stops only at a digit or [A-Z_] after a non-word
+ * unit, at a surrogate (classified as its code point), or where the two units read complete a cue's
+ * bigram, a pair of letters rare in agent text (CUE_BIGRAMS) that the cue is then checked around. Most
+ * characters cost one table lookup and no branch taken.
+ */
+function scanWords(text: string, found: SpanSet): WordScan {
+  const stops = stopTable()
+  const classes = bmpClasses()
+  const cues = SEED_CUES.map(() => -1)
+  let missingCues = ALL_SECONDS
+  let hasSurrogates = false
+  // `finditer` resumes after a number, so a word start inside one (`1.5`, `1e+5`) starts nothing.
+  let resume = 0
+  // A surrogate's bits say it is not `\w` (the table cannot tell), so a start right after one, and a
+  // surrogate itself, are checked against the code point.
+  let previous = 0
+  const length = text.length
+  for (let index = 0; index < length; index++) {
+    const bits = stops[text.charCodeAt(index)] ?? 0
+    // STARTS count only when the previous unit's WORD_BIT is 0; a bigram's first letter, shifted onto
+    // its second, meets the second letter here.
+    const stop = bits & (SURROGATE | (STARTS & ((previous & WORD_BIT) - 1)) | ((previous << BIGRAM_SHIFT) & missingCues))
+    previous = bits
+    if (stop === 0) continue
+    if (stop > STOP_BITS) missingCues &= ~findCuesAt(text, index, stop & missingCues, cues)
+    let start = stop & STARTS
+    if ((stop & SURROGATE) !== 0) {
+      hasSurrogates = true
+      // Only a digit can start an astral word of interest: [A-Z_] is ASCII.
+      if ((classAt(text, index) & DIGIT) !== 0) start = NUMBER_START
+    }
+    if (start === 0) continue
+    if ((stop & SURROGATE) !== 0 ? wordBefore(text, classes, index) : afterAstralWord(text, index)) continue
+    if (start === NUMBER_START) {
+      if (index < resume) continue
+      const end = numberEnd(text, classes, index)
+      if (end < 0) continue
+      found.add(NUMBER_PATTERN, index, end)
+      resume = end
+    } else {
+      const end = constantEnd(text, classes, index)
+      if (end >= 0) found.add(CONSTANT_PATTERN, index, end)
+    }
+  }
+  return { cues, hasSurrogates }
+}
+
+function wordBefore(text: string, classes: Uint8Array, index: number): boolean {
+  return index > 0 && (bitsAt(text, classes, index - 1) & WORD) !== 0
+}
+
+// Whether the unit before `index` ends an astral `\w` character, which the scan's table took for a non-word.
+function afterAstralWord(text: string, index: number): boolean {
+  return index > 0 && (text.charCodeAt(index - 1) & 0xf800) === 0xd800 && (classAt(text, index - 1) & WORD) !== 0
+}
+
+interface WordScan {
+  /** Each cue's first start, or -1. */
+  readonly cues: number[]
+  /** Whether the text holds a surrogate, so lengths in code points may differ from `.length`. */
+  readonly hasSurrogates: boolean
+}
+
+/*
+ * STOP_TABLE bits: WORD_BIT (must be 1: the scan turns it into a mask with `- 1`), the two kinds of
+ * word start, SURROGATE; then, for the k-th cue, bit FIRST_BIT << k on its bigram's first letter (either
+ * case) and bit SECOND_BIT << k on its second.
+ */
+const WORD_BIT = 1
+const NUMBER_START = 2
+const CONSTANT_START = 4
+const STARTS = NUMBER_START | CONSTANT_START
+const SURROGATE = 8
+const STOP_BITS = 15
+const FIRST_BIT = 1 << 4
+const BIGRAM_SHIFT = 6
+const SECOND_BIT = FIRST_BIT << BIGRAM_SHIFT
+const ALL_SECONDS = SEED_CUES.reduce((bits, _, which) => bits | (SECOND_BIT << which), 0)
+
+/** A pair of adjacent letters in each cue, chosen rare in agent text (and in the real corpus). */
+const CUE_BIGRAMS: Readonly<Record<(typeof SEED_CUES)[number], string>> = {
+  must: 'mu',
+  never: 've',
+  always: 'lw',
+  exactly: 'tl',
+  only: 'nl',
+  'do not': 'do',
+}
+let stopTableCache: Uint16Array | undefined
+
+function stopTable(): Uint16Array {
+  if (stopTableCache) return stopTableCache
+  const classes = bmpClasses()
+  const lower = lowerAsciiTable()
+  const table = new Uint16Array(0x10000)
+  for (let code = 0; code < 0x10000; code++) {
+    if ((code & 0xf800) === 0xd800) {
+      table[code] = SURROGATE
+      continue
+    }
+    const bits = classes[code] ?? 0
+    const letter = String.fromCharCode(lower[code] ?? 0)
+    let stop =
+      (bits & WORD) | ((bits & DIGIT) !== 0 ? NUMBER_START : 0) | ((bits & CONSTANT) !== 0 ? CONSTANT_START : 0)
+    SEED_CUES.forEach((cue, which) => {
+      if (CUE_BIGRAMS[cue][0] === letter) stop |= FIRST_BIT << which
+      if (CUE_BIGRAMS[cue][1] === letter) stop |= SECOND_BIT << which
+    })
+    table[code] = stop
+  }
+  stopTableCache = table
+  return table
+}
+
+/** Records each missing cue whose bigram (bits `seconds`) ends at `index` and which is there in full; returns their bits. */
+function findCuesAt(text: string, index: number, seconds: number, cues: number[]): number {
+  const lower = lowerAsciiTable()
+  let done = 0
+  SEED_CUES.forEach((cue, which) => {
+    const bit = SECOND_BIT << which
+    if ((seconds & bit) === 0) return
+    const start = index - cue.indexOf(CUE_BIGRAMS[cue]) - 1
+    if (start < 0 || !loweredEquals(text, start, cue, lower)) return
+    cues[which] = start
+    done |= bit
+  })
+  return done
+}
+
+// `text.lower()[start:start + len(cue)] == cue`, read without lowering the text: each UTF-16 unit maps to
+// the one ASCII code it lowers to, or 0 (see lowerAsciiTable), which keeps offsets in the original text.
+function loweredEquals(text: string, start: number, cue: string, lower: Uint8Array): boolean {
+  for (let offset = 0; offset < cue.length; offset++) {
+    if (lower[text.charCodeAt(start + offset)] !== cue.charCodeAt(offset)) return false
+  }
+  return true
 }
 
 /*
@@ -247,45 +439,46 @@ function scanQuoted(text: string, emit: Emit): void {
  * resumes at a match's end, which skips the starts inside it. An attempt reads at most three digit
  * runs and each run is read by at most three attempts, so the scan is linear even on hostile input.
  */
-function scanNumbers(text: string, words: WordStarts, emit: Emit): void {
-  const table = bmpClasses()
-  const isWord = (index: number): boolean => (bitsAt(text, table, index) & WORD) !== 0
-  const isDigit = (index: number): boolean => (bitsAt(text, table, index) & DIGIT) !== 0
-  const digitsEnd = (index: number): number => {
-    for (;;) {
-      const code = text.charCodeAt(index)
-      const bits = (code & 0xf800) === 0xd800 ? classAt(text, index) : (table[code] ?? 0)
-      if ((bits & DIGIT) === 0) return index
-      index++
-    }
+function numberEnd(text: string, classes: Uint8Array, start: number): number {
+  const integerEnd = digitsEnd(text, classes, start + 1)
+  if (text.charCodeAt(integerEnd) === DOT && (bitsAt(text, classes, integerEnd + 1) & DIGIT) !== 0) {
+    const fractionEnd = digitsEnd(text, classes, integerEnd + 2)
+    const end = exponentEnd(text, classes, fractionEnd)
+    if (end >= 0) return end
+    if ((bitsAt(text, classes, fractionEnd) & WORD) === 0) return fractionEnd
   }
-  // End of `e[+-]?\d+` at `index` when a `\b` follows it, else -1.
-  const exponentEnd = (index: number): number => {
-    if (text.charCodeAt(index) !== LOWER_E) return -1
-    let digits = index + 1
-    const sign = text.charCodeAt(digits)
-    if (sign === PLUS || sign === MINUS) digits++
-    if (!isDigit(digits)) return -1
-    const end = digitsEnd(digits + 1)
-    return isWord(end) ? -1 : end
-  }
-  let resume = 0
-  for (let index = 0; index < words.count; index++) {
-    const start = words.starts[index] ?? 0
-    if (start < resume || !isDigit(start)) continue
-    const integerEnd = digitsEnd(start + 1)
-    let end = -1
-    if (text.charCodeAt(integerEnd) === DOT && isDigit(integerEnd + 1)) {
-      const fractionEnd = digitsEnd(integerEnd + 2)
-      end = exponentEnd(fractionEnd)
-      if (end < 0 && !isWord(fractionEnd)) end = fractionEnd
-    }
-    if (end < 0) end = exponentEnd(integerEnd)
-    if (end < 0 && !isWord(integerEnd)) end = integerEnd
-    if (end < 0) continue
-    emit(start, end)
-    resume = end
-  }
+  const end = exponentEnd(text, classes, integerEnd)
+  if (end >= 0) return end
+  return (bitsAt(text, classes, integerEnd) & WORD) === 0 ? integerEnd : -1
+}
+
+function digitsEnd(text: string, classes: Uint8Array, index: number): number {
+  while ((bitsAt(text, classes, index) & DIGIT) !== 0) index++
+  return index
+}
+
+/** End of `e[+-]?\d+` at `index` when a `\b` follows it, else -1. */
+function exponentEnd(text: string, classes: Uint8Array, index: number): number {
+  if (text.charCodeAt(index) !== LOWER_E) return -1
+  let digits = index + 1
+  const sign = text.charCodeAt(digits)
+  if (sign === PLUS || sign === MINUS) digits++
+  if ((bitsAt(text, classes, digits) & DIGIT) === 0) return -1
+  const end = digitsEnd(text, classes, digits + 1)
+  return (bitsAt(text, classes, end) & WORD) !== 0 ? -1 : end
+}
+
+/*
+ * \b[A-Z_]{2,}\b — [A-Z_] are word characters, so there is no `\b` between two of them: a match is
+ * a whole word run made only of ASCII [A-Z_], at least two long, read from its start up to its first
+ * other character. Returns its end, or -1.
+ */
+function constantEnd(text: string, classes: Uint8Array, start: number): number {
+  let end = start + 1
+  // [A-Z_] is ASCII, so the table alone tells whether the run goes on.
+  while (((classes[text.charCodeAt(end)] ?? 0) & CONSTANT) !== 0) end++
+  // The character that stopped the run may be astral (`AB𝐀`), so it is classified properly.
+  return end - start >= 2 && (bitsAt(text, classes, end) & WORD) === 0 ? end : -1
 }
 
 /*
@@ -298,30 +491,24 @@ function scanNumbers(text: string, words: WordStarts, emit: Emit): void {
  * then resumes after it, where no word character is left in the run. Each run is read at most
  * three times: linear, where the regex itself is quadratic on `a.a.a.…` with no slash.
  */
-function scanPaths(text: string, emit: Emit): void {
+function scanPaths(text: string, found: SpanSet): void {
   const table = bmpClasses()
   let from = 0
   for (;;) {
     const slash = text.indexOf('/', from)
     if (slash < 0) return
     let runStart = slash
-    while (runStart > from) {
-      const code = text.charCodeAt(runStart - 1)
-      const bits = (code & 0xf800) === 0xd800 ? classAt(text, runStart - 1) : (table[code] ?? 0)
-      if ((bits & PATH_TAIL) === 0) break
-      runStart--
-    }
+    while (runStart > from && (bitsAt(text, table, runStart - 1) & PATH_TAIL) !== 0) runStart--
     let runEnd = slash + 1
     let lastWord = -1
     for (;;) {
-      const code = text.charCodeAt(runEnd)
-      const bits = (code & 0xf800) === 0xd800 ? classAt(text, runEnd) : (table[code] ?? 0)
+      const bits = bitsAt(text, table, runEnd)
       if ((bits & PATH_TAIL) === 0) break
       if ((bits & WORD) !== 0) lastWord = runEnd
       runEnd++
     }
     // A word character before the first `/` can never end a match, so only those after it count.
-    if (lastWord > slash) matchPathRun(text, table, runStart, runEnd, lastWord, emit)
+    if (lastWord > slash) matchPathRun(text, table, runStart, runEnd, lastWord, found)
     from = runEnd
   }
 }
@@ -332,7 +519,7 @@ function matchPathRun(
   runStart: number,
   runEnd: number,
   lastWord: number,
-  emit: Emit,
+  found: SpanSet,
 ): void {
   let pieceStart = runStart
   while (pieceStart < runEnd) {
@@ -348,94 +535,11 @@ function matchPathRun(
     }
     if (slash >= runEnd || lastWord <= slash) return
     if (boundary >= 0) {
-      emit(boundary, lastWord + 1)
+      found.add(PATH_PATTERN, boundary, lastWord + 1)
       return
     }
     pieceStart = slash + 1
   }
-}
-
-/*
- * \b[A-Z_]{2,}\b — [A-Z_] are word characters, so there is no `\b` between two of them: a match is
- * a whole word run made only of ASCII [A-Z_], at least two long. Only runs starting with [A-Z_]
- * are read, each up to its first other character.
- */
-function scanConstants(text: string, words: WordStarts, emit: Emit): void {
-  const table = bmpClasses()
-  for (let index = 0; index < words.count; index++) {
-    const start = words.starts[index] ?? 0
-    let end = start
-    // [A-Z_] is ASCII, so the table alone tells whether the run goes on.
-    let bits = table[text.charCodeAt(end)] ?? 0
-    while ((bits & CONSTANT) !== 0) bits = table[text.charCodeAt(++end)] ?? 0
-    // The character that stopped the run may be astral (`AB𝐀`), so it is classified properly.
-    if (end - start >= 2 && (bitsAt(text, table, end) & WORD) === 0) emit(start, end)
-  }
-}
-
-/*
- * `cue in text.lower()` for all six cues in one pass, without lowering the text: each UTF-16 unit
- * maps to the one ASCII code it lowers to (or 0), which keeps offsets in the original text, and an
- * Aho–Corasick automaton over those codes finds every cue's first end. No cue is a substring of
- * another, so a state accepts at most one cue, and only at the cue's own trie leaf.
- */
-const CUE_AUTOMATON = buildCueAutomaton()
-
-function buildCueAutomaton(): { delta: Uint8Array; accept: Uint8Array } {
-  const children: Array<Map<number, number>> = [new Map()]
-  const acceptOf: number[] = [0]
-  SEED_CUES.forEach((cue, index) => {
-    let state = 0
-    for (let offset = 0; offset < cue.length; offset++) {
-      const code = cue.charCodeAt(offset)
-      let next = children[state]?.get(code)
-      if (next === undefined) {
-        next = children.length
-        children.push(new Map())
-        acceptOf.push(0)
-        children[state]?.set(code, next)
-      }
-      state = next
-    }
-    acceptOf[state] = index + 1
-  })
-  const delta = new Uint8Array(children.length * 128)
-  const failure = new Array<number>(children.length).fill(0)
-  // Breadth-first, so a state's failure target is complete before the state itself.
-  const queue: number[] = [0]
-  for (let head = 0; head < queue.length; head++) {
-    const state = queue[head] ?? 0
-    for (let code = 0; code < 128; code++) {
-      const child = children[state]?.get(code)
-      const fallback = state === 0 ? 0 : (delta[(failure[state] ?? 0) * 128 + code] ?? 0)
-      if (child === undefined) {
-        delta[state * 128 + code] = fallback
-      } else {
-        delta[state * 128 + code] = child
-        failure[child] = fallback
-        queue.push(child)
-      }
-    }
-  }
-  return { delta, accept: Uint8Array.from(acceptOf) }
-}
-
-/** Each cue's first start in `text` (as found in Python's `text.lower()`), or -1. */
-function findCues(text: string): number[] {
-  const { delta, accept } = CUE_AUTOMATON
-  const lower = lowerAsciiTable()
-  const found = SEED_CUES.map(() => -1)
-  let missing = SEED_CUES.length
-  let state = 0
-  const length = text.length
-  for (let index = 0; index < length; index++) {
-    state = delta[(state << 7) | (lower[text.charCodeAt(index)] ?? 0)] ?? 0
-    const hit = accept[state] ?? 0
-    if (hit === 0 || (found[hit - 1] ?? 0) >= 0) continue
-    found[hit - 1] = index + 1 - (SEED_CUES[hit - 1] ?? '').length
-    if (--missing === 0) break
-  }
-  return found
 }
 
 const ITEM_KIND: Readonly<Record<SeedPattern, ItemKind>> = {
@@ -445,8 +549,6 @@ const ITEM_KIND: Readonly<Record<SeedPattern, ItemKind>> = {
   constant: 'constant',
   cue: 'constraint',
 }
-
-const PATTERN_ORDER: Readonly<Record<SeedPattern, number>> = { quoted: 0, number: 1, path: 2, constant: 3, cue: 4 }
 
 /** Options of {@link createSeedEstimator}. */
 export interface SeedEstimatorOptions {

@@ -32,7 +32,10 @@ describe('toolKeyOf', () => {
     expect(key('bash', { command: 'npm run build -- --watch' })).toBe('bash:npm run build')
     expect(key('bash', { command: 'pytest tests/test_a.py -k b' })).toBe('bash:pytest tests/test_a.py')
     expect(key('shell', { command: ['python', '-m', 'pytest', 'x'] })).toBe('shell:python -m pytest')
-    expect(key('read_file', { path: 'a.txt' })).toBe('read_file')
+    expect(key('bash', { command: 'ssh worker-b sudo CI=1 python -m ingest.worker --once' })).toBe('bash:python -m ingest.worker')
+    expect(key('read_file', { path: 'a.txt' })).toBe('read_file:a.txt')
+    expect(key('web_fetch', { url: 'https://x.test/a' })).toBe('web_fetch:https://x.test/a')
+    expect(key('todo_write', { todos: [] })).toBe('todo_write')
   })
 })
 

@@ -78,14 +78,38 @@ function commandOf(call: ToolCallPart): string | undefined {
   return undefined
 }
 
+const TARGET_FIELDS = ['path', 'file_path', 'filePath', 'file', 'filename', 'url', 'uri', 'target']
+
 /**
- * The key that says two tool calls are "the same tool/command": the tool name, plus for shell-like calls the
- * command's first two words (three when the second is `run`, `exec`, `-m` or `test`), e.g. `bash:npm run build`.
+ * The key that says two tool calls are "the same tool/command": for shell-like calls the tool name and the
+ * command's first two words (three when the second is `run`, `exec`, `-m` or `test`), e.g. `bash:npm run build`,
+ * after wrappers (`sudo`, `env`, `time`, `nohup`, `ssh HOST`, `NAME=value`);
+ * for calls with a target (`path`, `file_path`, `url`, …) the name and the target (fetching another URL does not fix
+ * a failed fetch); otherwise the name.
  */
 export function toolKeyOf(call: ToolCallPart): string {
   const command = commandOf(call)
-  if (command === undefined) return call.name
-  const words = command.trim().slice(0, 400).split(/\s+/, 3)
+  if (command === undefined) {
+    const args = call.arguments
+    if (args !== null && typeof args === 'object' && !Array.isArray(args)) {
+      for (const field of TARGET_FIELDS) {
+        const value = (args as Record<string, unknown>)[field]
+        if (typeof value === 'string') return `${call.name}:${value.slice(0, 200)}`
+      }
+    }
+    return call.name
+  }
+  const all = command.trim().slice(0, 400).split(/\s+/)
+  // Wrappers say where or how a command runs, not which: skip them.
+  let first = 0
+  for (;;) {
+    const word = all[first]
+    if (word === undefined) break
+    if (word === 'sudo' || word === 'env' || word === 'time' || word === 'nohup' || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) first++
+    else if (word === 'ssh' && all[first + 1] !== undefined) first += 2
+    else break
+  }
+  const words = all.slice(first, first + 3)
   const take = words[1] === 'run' || words[1] === 'exec' || words[1] === '-m' || words[1] === 'test' ? 3 : 2
   return `${call.name}:${words.slice(0, take).join(' ')}`
 }

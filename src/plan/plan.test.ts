@@ -3,6 +3,7 @@ import { FloorguardError } from '../errors.js'
 import type { Message } from '../spec/transcript.js'
 import { assistant, call, charsTokenizer, createTestEstimator, result, user } from './__fixtures__/test-estimator.js'
 import { renderMessage } from '../transcript/render.js'
+import { createSyntheticSegment } from './__fixtures__/synthetic.js'
 import { CompactionFloorError } from './compaction-floor-error.js'
 import { planCompaction, planCompactionOrThrow } from './plan.js'
 import type { PlanOptions, PlanSegment, Refusal, SplitPlan } from './types.js'
@@ -36,6 +37,10 @@ describe('planCompaction: compact', () => {
   test('a narrative-only segment compacts into a small slot (no spurious refusal)', () => {
     const messages = Array.from({ length: 200 }, (_, index) => (index % 2 ? assistant(filler) : user(filler)))
     expect(plan(messages, { slot: 50 })).toMatchObject({ kind: 'compact', floor: { total: 0 }, slot: 50 })
+  })
+
+  test('an empty segment compacts', () => {
+    expect(plan([], { slot: 0 }, { offset: 7 })).toMatchObject({ kind: 'compact', range: [7, 7], floor: { total: 0 }, tokens: 0 })
   })
 
   test('ranges are transcript indices', () => {
@@ -216,6 +221,23 @@ describe('planCompaction: conditions of validity', () => {
     ['unconstrained', { unconstrained: true }, 2340],
   ] as const)('%s turns the floor off', (guard, options, slot) => {
     expect(plan(dense, { slot: 2000, ...options })).toMatchObject({ kind: 'compact', guard, slot })
+  })
+})
+
+describe('planCompaction: 10,000 messages', () => {
+  // Timing is measured by the benchmark, not asserted here; this checks the large plans are well-formed.
+  test.each(['agent', 'sparse'] as const)('%s segment: parts tile the segment and fit their slots', (shape) => {
+    const messages = createSyntheticSegment({ messages: 10_000, shape })
+    const slot = Math.floor(estimator.estimate(messages).total / 5)
+    const result = plan(messages, { slot }) as SplitPlan
+    expect(result.kind).toBe('split')
+    expect(result.parts.length).toBeGreaterThanOrEqual(5)
+    result.parts.forEach((part, index) => {
+      expect(part.range[0]).toBe(index === 0 ? 0 : result.parts[index - 1]!.range[1])
+      expect(part.floor).toBeLessThanOrEqual(part.slot)
+      expect(part.slot).toBeLessThanOrEqual(slot)
+    })
+    expect(result.parts.at(-1)!.range[1]).toBe(10_000)
   })
 })
 

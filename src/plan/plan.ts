@@ -566,18 +566,26 @@ function guardOf(options: PlanOptions): GuardMode {
 /**
  * Decides compact / split / refuse for a segment before any summarizer runs (the record's Decision Boundary).
  *
- * - `floor` is the estimator's `estimate(messages).total` = irreducible + margin. **compact** when
- *   `slot >= floor.total`.
- * - **split** otherwise, when the segment can be cut at unit boundaries into parts whose floors each fit the slot and
- *   whose part slots (`min(slot, floor rounded up to slotRounding)`) add up to at most the budget (default: fewer
- *   tokens than the messages replaced). Among such partitions: fewest parts, then fewest summary tokens, then fewest
- *   cuts off user turns, then the earliest cuts (compared from the last cut back).
- * - **refuse** when a unit alone exceeds the slot, when no partition fits the budget, or when the segment's own
- *   boundary cuts a unit; the refusal lists the units and options with numbers.
+ * Meanings: `floor` = `estimator.estimate(messages).total` = irreducible + margin (the estimator's margin, by
+ * default ceil(irreducible × 0.2)); segment `tokens` = the sum over messages of `tokenizer.count(renderMessage(m).text)`;
+ * the floor of a range prices each distinct item text once.
  *
- * Causal units: tool pairs (always), `linkers` (default: error → fix), changed decisions (`linkSuperseded`), and
- * the caller's `units`. The record's conditions of validity (`retrievable`, `deadRegion`, `narrativeOnly`,
- * `unconstrained`) turn the floor off. Pure: no I/O; misuse (a bad slot, a linker's bad range) throws.
+ * - **compact** when `slot >= floor.total`.
+ * - **split** otherwise, when the segment can be cut between units into parts whose floors each fit the slot and
+ *   whose part slots (`min(slot, floor rounded up to slotRounding)`) add up to at most the budget (default:
+ *   `tokens - 1`, the compaction must free tokens). Among such partitions: fewest parts, then fewest summary
+ *   tokens, then fewest cuts off user turns, then the earliest cuts (compared from the last cut back). The search
+ *   is exact (checked against brute force) and runs in O(n·k) for n messages and parts of up to k units, or
+ *   O(n·v) when part slots take v distinct values, whichever is cheaper. Reported part floors come from
+ *   `estimator.estimate` on each part.
+ * - **refuse** when a unit alone exceeds the slot (`unit-exceeds-slot`; `would-cut-unit` when its messages would
+ *   fit separately), when no partition fits the budget (`budget-exceeded`), or when the segment's own boundary cuts
+ *   a unit (`range-cuts-unit`). The refusal lists the units with their largest items and options with numbers.
+ *
+ * Causal units: tool pairs (always), `linkers` (default: error → fix, see `createErrorFixLinker`), changed
+ * decisions (`linkSuperseded`, within `supersededWindow`), and the caller's `units`. Changed decisions are marked
+ * on every plan (`state`, and `status`/`key` on items). The record's conditions of validity (`retrievable`,
+ * `deadRegion`, `narrativeOnly`, `unconstrained`) turn the floor off. Pure: no I/O; misuse throws.
  */
 export function planCompaction(segment: PlanSegment, options: PlanOptions): CompactionPlan {
   const settings = resolveSettings(options)

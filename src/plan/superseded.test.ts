@@ -31,12 +31,18 @@ describe('scanAssignments', () => {
       ['var:API_URL', 'https://x.test/v1'],
       ['var:MAX_RETRIES', '3'],
     ])
-    expect(scan('set timeout: 30s and threshold = 0.85, ratio=85%')).toEqual([
+    expect(scan('set timeout: 30s, threshold = 0.85; ratio=85%')).toEqual([
       ['var:timeout', '30s'],
       ['var:threshold', '0.85'],
       ['var:ratio', '85%'],
     ])
     expect(scan('{"retries": 5}')).toEqual([['var:retries', '5']])
+  })
+
+  test('ignores reports, references and type annotations', () => {
+    expect(scan('Tokens: 1.8k sent, 653 received. Tests: 5 passed')).toEqual([])
+    expect(scan('see arXiv:2504.12216 and sampler.py:74 on localhost:8080')).toEqual([])
+    expect(scan('def f(block_size: int = 128):')).toEqual([])
   })
 
   test('ignores comparisons, e-mail addresses, prose and non-numeric values', () => {

@@ -37,7 +37,8 @@ function isSeparatorCode(code: number): boolean {
  *
  * Recognized: `pkg==1.2.3` (also `>=`, `<=`, `~=`, `!=`, `===`), `pkg@1.2.3` / `@scope/pkg@^1.2` (the version must
  * hold a dot), `"pkg": "^1.2"` (a quoted key and a version string), `NAME=value` (an upper-case env name, any value),
- * and `key: 30`, `key = 0.85`, `"key": 30` (numeric values, optional unit such as `30s` or `85%`). With `escaped`,
+ * and `key: 30`, `key = 0.85`, `"key": 30` (a numeric value, optional unit such as `30s` or `85%`, ending its
+ * clause; `key:` needs a space after the colon; a name after `:` is a type, not a key). With `escaped`,
  * the text is JSON string content: a backslash and the character after it are a boundary.
  */
 export function scanAssignments(text: string, from: number, to: number, message: number, escaped: boolean, out: StateAssignment[]): void {
@@ -113,13 +114,14 @@ function afterName(text: string, start: number, end: number, to: number, name: s
     }
     while (valueStart < to && text.charCodeAt(valueStart) === 32 && valueStart - cursor < 3) valueStart++
     const valueEnd = readNumber(text, valueStart, to)
-    if (valueEnd > valueStart && name.length >= 3) {
+    if (valueEnd > valueStart && name.length >= 3 && !afterColon(text, start)) {
       out.push(assignment('assignment', `var:${name}`, text, start, valueEnd, valueStart, valueEnd, message))
       return valueEnd
     }
     return end
   }
-  if (operator === 58 && cursor === end && name.length >= 3 && name.charCodeAt(0) !== 64) {
+  // `key: 30` needs the space: `arXiv:2504.12216`, `file.py:74` and `host:8080` are references, not settings.
+  if (operator === 58 && cursor === end && name.length >= 3 && name.charCodeAt(0) !== 64 && text.charCodeAt(cursor + 1) === 32) {
     let valueStart = cursor + 1
     while (valueStart < to && text.charCodeAt(valueStart) === 32 && valueStart - cursor < 3) valueStart++
     const valueEnd = readNumber(text, valueStart, to)
@@ -209,7 +211,18 @@ function readVersion(text: string, from: number, to: number): number {
   return dot && end > from ? end : from
 }
 
-/** A number with an optional unit (`30`, `-0.85`, `30s`, `512MB`, `85%`) followed by a boundary; its end or `from`. */
+/** Whether the name at `start` follows `:` (a type annotation, `size: int = 512`, names the variable before it). */
+function afterColon(text: string, start: number): boolean {
+  let index = start - 1
+  while (index >= 0 && text.charCodeAt(index) === 32 && start - index < 4) index--
+  return index >= 0 && text.charCodeAt(index) === 58
+}
+
+/**
+ * A number with an optional unit (`30`, `-0.85`, `30s`, `512MB`, `85%`) that ends its clause: the line, the text,
+ * or punctuation follows, not another word (`Tokens: 1.8k sent` and `Tests: 5 passed` report, they do not set).
+ * Returns its end or `from`.
+ */
 function readNumber(text: string, from: number, to: number): number {
   let end = from
   if (text.charCodeAt(end) === 45 || text.charCodeAt(end) === 43) end++
@@ -225,6 +238,9 @@ function readNumber(text: string, from: number, to: number): number {
   const after = end < to ? text.charCodeAt(end) : Number.NaN
   if (!(isSeparatorCode(after) || after === 46 || after === 58 || after === 92)) return from
   if (after === 46 && isDigit(text.charCodeAt(end + 1))) return from
+  let next = end
+  while (next < to && (text.charCodeAt(next) === 32 || text.charCodeAt(next) === 9)) next++
+  if (next > end && next < to && (isLetter(text.charCodeAt(next)) || isDigit(text.charCodeAt(next)))) return from
   return end
 }
 

@@ -59,6 +59,6 @@ export function renderCheckReport(result: CheckResult, context: ReportContext, d
   } else {
     lines.push('', 'no irreducible items: the segment is narrative, a gist suffices')
   }
-  lines.push('', `decision: ${result.decision.kind.toUpperCase()} — ${result.decision.message}`, ...decisionLines.map((line) => `  ${line}`))
+  lines.push('', `decision: ${result.decision.kind.toUpperCase()} — ${result.decision.message}`, ...decisionLines.map((line) => (line.trim() === '' ? '' : `  ${line}`)))
   return `${lines.join('\n')}\n`
 }

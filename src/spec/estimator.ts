@@ -54,7 +54,7 @@ export interface FloorEstimatorV1 {
   /** Margin ratio applied by {@link FloorEstimatorV1.estimate}. */
   readonly marginRatio: number
   /**
-   * Items of one message, priced, not deduplicated across messages.
+   * Items of one message, priced: each distinct text once (its first occurrence), not deduplicated across messages.
    * `index` is the message's index in the transcript and is copied into each item.
    */
   extract(message: Message, index: number): FloorItem[]

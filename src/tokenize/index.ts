@@ -92,11 +92,24 @@ async function loadExact(name: 'o200k_base' | 'cl100k_base'): Promise<CountFunct
     byteRanks ??= buildByteRanks(rankTable)
     return countPieceTokens(piece, byteRanks)
   }
-  const count: CountFunction = (text) => {
-    const long = text.length > LONG_PIECE && hasLongRun(text)
-    if (!long && !MISCOUNTED.test(text)) return encoding.countTokens(text, NO_SPECIAL)
+  const countStretch = (stretch: string): number => {
+    if (!MISCOUNTED.test(stretch)) return encoding.countTokens(stretch, NO_SPECIAL)
     let total = 0
-    for (const [piece] of text.matchAll(pattern)) total += countPiece(piece)
+    for (const [piece] of stretch.matchAll(pattern)) total += countPiece(piece)
+    return total
+  }
+  const count: CountFunction = (text) => {
+    if (!(text.length > LONG_PIECE && hasLongRun(text))) return countStretch(text)
+    // Count the stretches between long pieces whole (re-splitting a stretch yields the same pieces), the long ones in chunks.
+    let total = 0
+    let stretchStart = 0
+    for (const match of text.matchAll(pattern)) {
+      if (match[0].length <= LONG_PIECE) continue
+      if (match.index > stretchStart) total += countStretch(text.slice(stretchStart, match.index))
+      total += countPiece(match[0])
+      stretchStart = match.index + match[0].length
+    }
+    if (stretchStart < text.length) total += countStretch(text.slice(stretchStart))
     return total
   }
   exactCounters.set(name, count)

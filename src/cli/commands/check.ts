@@ -1,5 +1,6 @@
 import { checkTranscript } from '../../check/index.js'
 import { createEstimator } from '../../estimate/index.js'
+import { describePlan, planDecisionJson } from '../../plan/describe.js'
 import { checkJson, renderCheckReport } from '../../report/check.js'
 import { createTokenizer } from '../../tokenize/index.js'
 import { parseCommandArgs, parseIntegerFlag, parseRangeFlag, parseRatioFlag, UsageError, type CliCommand } from '../_command.js'
@@ -52,9 +53,15 @@ export const checkCommand: CliCommand = {
       lenient: values.lenient === true,
       keepSource: false,
     })
+    // A skipped truncated line is said out loud: nothing is skipped silently.
+    for (const warning of transcript.warnings ?? []) io.stderr(`floorguard check: warning: ${warning}\n`)
     const result = checkTranscript(transcript, { estimator, tokenizer, slot, ...(range ? { range } : {}) })
     const context = { file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name }
-    io.stdout(values.json ? `${JSON.stringify(checkJson(result, context))}\n` : renderCheckReport(result, context))
+    io.stdout(
+      values.json
+        ? `${JSON.stringify(checkJson(result, context, planDecisionJson(result.plan)))}\n`
+        : renderCheckReport(result, context, result.decision.kind === 'compact' ? [] : describePlan(result.plan).filter((line) => !line.startsWith('floor ') && !line.startsWith('decision: '))),
+    )
     return 0
   },
 }

@@ -30,6 +30,7 @@ export function forEachLine(text: string, visit: (start: number, end: number) =>
 
 /** Whether the UTF-16 unit is ASCII whitespace or a Unicode space separator we treat as whitespace. */
 export function isSpace(code: number): boolean {
+  if (code > 32 && code < 127) return false
   return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x3000 || code === 0x2028 || code === 0x2029 || (code >= 0x2000 && code <= 0x200a) || code === 0x202f || code === 0x205f || code === 0x1680 || code === 0x85 || code === 0xfeff
 }
 

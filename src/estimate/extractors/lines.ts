@@ -140,7 +140,8 @@ function findCloser(text: string, from: number, end: number, closer: string): nu
   return -1
 }
 
-const CUES = /\b(?:must|never|always|exactly|only|do not|don't|dont|does not|doesn't|at most|at least|no more than|no less than|no fewer than|required|requires|require|mandatory|ensure|make sure|should not|shouldn't|cannot|can't|forbidden|prohibited|not allowed|under no circumstances)\b/i
+/** Constraint cues (whole words, any case). */
+export const CUES = /\b(?:must|never|always|exactly|only|do not|don't|dont|does not|doesn't|at most|at least|no more than|no less than|no fewer than|required|requires|require|mandatory|ensure|make sure|should not|shouldn't|cannot|can't|forbidden|prohibited|not allowed|under no circumstances)\b/i
 
 /**
  * Splits one line into sentences and returns those holding a constraint cue, whole.

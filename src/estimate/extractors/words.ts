@@ -1,5 +1,5 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import type { Word } from './_scan.js'
+import { AT, BACKSLASH, COLON, COMPARE, CURRENCY, DIGIT, DOT, EQUALS, HYPHEN, isProse, LOWER, PAREN, SLASH, UNDERSCORE, UPPER_FIRST, UPPER_INNER, wordFlags } from './_flags.js'
 
 /**
  * Classifies one whitespace-delimited word into an irreducible kind, or `undefined` for narrative.
@@ -7,20 +7,35 @@ import type { Word } from './_scan.js'
  * Every pattern is anchored and free of nested ambiguous quantifiers, and words are at most
  * MAX_WORD_LENGTH long, so classification is linear in the word.
  */
-export function classifyWord(word: string): ItemKind | undefined {
-  const first = word.charCodeAt(0)
-  if (word.length < 2) return undefined
-  if (URL.test(word) || GIT_REMOTE.test(word) || IP_ADDRESS.test(word) || HOST_PORT.test(word)) return 'url'
-  if (UUID.test(word)) return 'uuid'
-  if (first === 47 /* / */ && REGEX_LITERAL.test(word) && REGEX_META.test(word.slice(1, -1))) return 'regex'
-  if (isHash(word)) return 'hash'
-  if (PIN.test(word) || NPM_PIN.test(word) || RANGE.test(word) || SEMVER.test(word)) return 'version'
-  if (ENV.test(word)) return 'env'
-  if (FLAG_VALUE.test(word) || KEY_VALUE.test(word)) return NUMERIC_TAIL.test(word) ? 'number' : 'identifier'
-  if (isPath(word)) return 'path'
-  if (CONSTANT.test(word) || ERRNO_NAME.test(word) || CODE.test(word)) return 'constant'
-  if (SCIENTIFIC.test(word) || DECIMAL.test(word) || NUMBER_WITH_UNIT.test(word) || MONEY.test(word)) return 'number'
-  if (SNAKE.test(word) || CAMEL.test(word) || CALL.test(word) || PREFIXED_ID.test(word) || isDotted(word)) return 'identifier'
+export function classifyWord(word: string, flags: number = wordFlags(word, 0, word.length)): ItemKind | undefined {
+  // Prose and bare integers are never items by themselves (numbers become items through their neighbours).
+  if (word.length < 2 || isProse(flags) || (flags & ~DIGIT) === 0) return undefined
+  if (flags & COLON && (URL.test(word) || (flags & AT && GIT_REMOTE.test(word)))) return 'url'
+  if (flags & DIGIT && flags & DOT && IP_ADDRESS.test(word)) return 'url'
+  if (flags & COLON && flags & DIGIT && HOST_PORT.test(word)) return 'url'
+  if (flags & HYPHEN && word.length === 36 && UUID.test(word)) return 'uuid'
+  if (flags & SLASH && word.charCodeAt(0) === 47 && REGEX_LITERAL.test(word) && REGEX_META.test(word.slice(1, -1))) return 'regex'
+  if ((flags & ~(LOWER | DIGIT)) === 0 && flags & DIGIT && flags & LOWER && isHash(word)) return 'hash'
+  if (flags & (EQUALS | COMPARE) && (PIN.test(word) || RANGE.test(word))) return 'version'
+  if (flags & AT && flags & DIGIT && NPM_PIN.test(word)) return 'version'
+  if (flags & DOT && flags & DIGIT && SEMVER.test(word)) return 'version'
+  if (flags & EQUALS) {
+    if (ENV.test(word)) return 'env'
+    if (FLAG_VALUE.test(word) || KEY_VALUE.test(word)) return NUMERIC_TAIL.test(word) ? 'number' : 'identifier'
+  }
+  if (flags & (SLASH | BACKSLASH | DOT) && isPath(word)) return 'path'
+  if (flags & UPPER_INNER || flags & UPPER_FIRST) {
+    if (flags & UNDERSCORE && CONSTANT.test(word)) return 'constant'
+    if (word.charCodeAt(0) === 69 && ERRNO_NAME.test(word)) return 'constant'
+    if (flags & DIGIT && CODE.test(word)) return 'constant'
+  }
+  if (flags & DIGIT && (SCIENTIFIC.test(word) || DECIMAL.test(word) || NUMBER_WITH_UNIT.test(word))) return 'number'
+  if (flags & CURRENCY && MONEY.test(word)) return 'number'
+  if (flags & UNDERSCORE && SNAKE.test(word)) return 'identifier'
+  if (flags & UPPER_INNER && flags & LOWER && CAMEL.test(word)) return 'identifier'
+  if (flags & PAREN && CALL.test(word)) return 'identifier'
+  if (flags & (UNDERSCORE | HYPHEN) && flags & DIGIT && PREFIXED_ID.test(word)) return 'identifier'
+  if (flags & DOT && isDotted(word)) return 'identifier'
   return undefined
 }
 
@@ -112,24 +127,23 @@ export function isPlainNumber(word: string): boolean {
 
 /**
  * Finds numbers made thresholds by their neighbours: `250 ms`, `>= 3`, `at most 5 retries`, `warmup_steps: 200`,
- * `port = 8080`. Returns `[startWordIndex, endWordIndex]` pairs (inclusive) over `words`.
+ * `port = 8080`. Words are given as parallel `starts`/`ends` offsets into `text` with their class `flags`; returns
+ * `[firstWord, lastWord]` index pairs (inclusive). Only the neighbours of number words are sliced.
  */
-export function numericPhrases(words: readonly Word[], text: string): Array<[number, number]> {
+export function numericPhrases(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[]): Array<[number, number]> {
   const phrases: Array<[number, number]> = []
-  for (let index = 0; index < words.length; index++) {
-    const word = words[index]!
-    if (!isPlainNumber(word.text)) continue
+  const lower = (index: number) => text.slice(starts[index], ends[index]).toLowerCase()
+  for (let index = 0; index < starts.length; index++) {
+    if (!(flags[index]! & DIGIT) || !PLAIN_NUMBER.test(text.slice(starts[index], ends[index]))) continue
     let first = index
     let last = index
-    const next = words[index + 1]
-    if (next && UNIT_WORDS.has(next.text.toLowerCase())) last = index + 1
+    if (index + 1 < starts.length && UNIT_WORDS.has(lower(index + 1))) last = index + 1
+    const previous = [index >= 1 ? lower(index - 1) : '', index >= 2 ? lower(index - 2) : '', index >= 3 ? lower(index - 3) : '']
     for (const comparator of COMPARATORS) {
       const start = index - comparator.length
       if (start < 0) continue
       let matches = true
-      for (let offset = 0; offset < comparator.length && matches; offset++) {
-        matches = words[start + offset]!.text.toLowerCase() === comparator[offset]
-      }
+      for (let offset = 0; offset < comparator.length && matches; offset++) matches = previous[index - 1 - (start + offset)] === comparator[offset]
       if (matches) {
         first = Math.min(first, start)
         // `timeout = 30`: take the key before a bare `=` too.
@@ -138,12 +152,12 @@ export function numericPhrases(words: readonly Word[], text: string): Array<[num
       }
     }
     // `warmup_steps: 200` — the raw text before the number ends with a colon directly after the key.
-    const previous = words[index - 1]
-    if (first === index && previous && /^[A-Za-z_][\w.-]*$/.test(previous.text)) {
-      const between = text.slice(previous.end, word.start)
-      if (/^["']?\s*[:=]\s*$/.test(between)) first = index - 1
+    if (first === index && index > 0 && KEY.test(text.slice(starts[index - 1], ends[index - 1]))) {
+      if (/^["']?\s*[:=]\s*$/.test(text.slice(ends[index - 1], starts[index]))) first = index - 1
     }
     if (first !== index || last !== index) phrases.push([first, last])
   }
   return phrases
 }
+
+const KEY = /^[A-Za-z_][\w.-]*$/
