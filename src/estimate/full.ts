@@ -5,7 +5,7 @@ import { renderMessage } from '../transcript/render.js'
 import { wordsOf } from './extractors/_scan.js'
 import { capSpan, type RawSpan } from './extractors/lines.js'
 import { scanText, type ScanMode } from './extractors/scan-text.js'
-import { classifyWord, numericPhrases } from './extractors/words.js'
+import { classifyWord } from './extractors/words.js'
 
 /** Options of {@link createFullEstimator}. */
 export interface FullEstimatorOptions {

@@ -80,7 +80,9 @@ export function seedEstimateText(text: string, marginRatio: number = SEED_DEFAUL
   scanPaths(text, found)
   const spans: SeedSpan[] = []
   let irreducible = 0
-  for (const pattern of SPAN_PATTERNS) irreducible += found.collect(pattern, spans, hasSurrogates)
+  SPAN_PATTERNS.forEach((pattern, code) => {
+    irreducible += found.collect(code, pattern, spans, hasSurrogates)
+  })
   SEED_CUES.forEach((cue, index) => {
     const start = cues[index] ?? -1
     if (start < 0) return
@@ -129,7 +131,8 @@ class SpanSet {
   private patterns = new Uint8Array(INITIAL_SPANS)
   /** Span index + 1 per slot, 0 when free; the length is a power of two. */
   private slots = new Int32Array(INITIAL_SPANS * 2)
-  private readonly seed = Math.floor(Math.random() * 0x1_0000_0000) | 0
+  // 30 bits, so the field stays a small integer (a wider one would change the object's shape in V8).
+  private readonly seed = Math.floor(Math.random() * 0x4000_0000)
   private strings: Set<string> | undefined
 
   constructor(private readonly text: string) {}
@@ -163,9 +166,11 @@ class SpanSet {
     if (this.count * 2 > slots.length) this.rehash()
   }
 
-  /** Appends the spans of `pattern` to `into` in the order first seen, priced; returns their tokens. `hasSurrogates`: whether code points may differ from units. */
-  collect(pattern: SeedPattern, into: SeedSpan[], hasSurrogates: boolean): number {
-    const code = PATTERN_ORDER[pattern]
+  /**
+   * Appends the spans of `pattern` (whose index in SPAN_PATTERNS is `code`) to `into` in the order first
+   * seen, priced; returns their tokens. `hasSurrogates`: whether code points may differ from units.
+   */
+  collect(code: number, pattern: SeedPattern, into: SeedSpan[], hasSurrogates: boolean): number {
     let total = 0
     for (let index = 0; index < this.count; index++) {
       if (this.patterns[index] !== code) continue
@@ -294,49 +299,77 @@ function scanQuoted(text: string, found: SpanSet): void {
  * at a word start, a `\w` character with no `\w` before it (see numberEnd and constantEnd). The pass
  * carries the previous unit's STOP_TABLE bits and stops only at a digit or [A-Z_] after a non-word
  * unit, at a surrogate (classified as its code point), or where the two units read complete a cue's
- * bigram, a pair of letters rare in agent text (CUE_BIGRAMS) that the cue is then checked around. Most
- * characters cost one table lookup and no branch taken.
+ * bigram, a pair of letters rare in agent text (CUE_BIGRAMS) that the cue is then checked around.
+ * The text goes by blocks: a tight loop that only notes the stops of a block, then the stops handled
+ * in order, so most characters cost one table lookup and no branch taken.
  */
 function scanWords(text: string, found: SpanSet): WordScan {
   const stops = stopTable()
-  const classes = bmpClasses()
-  const cues = SEED_CUES.map(() => -1)
-  let missingCues = ALL_SECONDS
-  let hasSurrogates = false
-  // `finditer` resumes after a number, so a word start inside one (`1.5`, `1e+5`) starts nothing.
-  let resume = 0
+  const scan = new WordScanner(text, found)
+  const events = new Int32Array(STOP_BLOCK)
+  const eventBits = new Uint16Array(STOP_BLOCK)
   // A surrogate's bits say it is not `\w` (the table cannot tell), so a start right after one, and a
   // surrogate itself, are checked against the code point.
   let previous = 0
   const length = text.length
-  for (let index = 0; index < length; index++) {
-    const bits = stops[text.charCodeAt(index)] ?? 0
-    // STARTS count only when the previous unit's WORD_BIT is 0; a bigram's first letter, shifted onto
-    // its second, meets the second letter here.
-    const stop = bits & (SURROGATE | (STARTS & ((previous & WORD_BIT) - 1)) | ((previous << BIGRAM_SHIFT) & missingCues))
-    previous = bits
-    if (stop === 0) continue
-    if (stop > STOP_BITS) missingCues &= ~findCuesAt(text, index, stop & missingCues, cues)
+  for (let blockStart = 0; blockStart < length; blockStart += STOP_BLOCK) {
+    const blockEnd = Math.min(length, blockStart + STOP_BLOCK)
+    const missingCues = scan.missingCues
+    let count = 0
+    for (let index = blockStart; index < blockEnd; index++) {
+      const bits = stops[text.charCodeAt(index)] ?? 0
+      // STARTS count only when the previous unit's WORD_BIT is 0; a bigram's first letter, shifted
+      // onto its second, meets the second letter here.
+      const stop = bits & (SURROGATE | (STARTS & ((previous & WORD_BIT) - 1)) | ((previous << BIGRAM_SHIFT) & missingCues))
+      previous = bits
+      if (stop === 0) continue
+      events[count] = index
+      eventBits[count++] = stop
+    }
+    for (let event = 0; event < count; event++) scan.stop(events[event] ?? 0, eventBits[event] ?? 0)
+  }
+  return { cues: scan.cues, hasSurrogates: scan.hasSurrogates }
+}
+
+const STOP_BLOCK = 4096
+
+/** What scanWords does at each stop, in text order. */
+class WordScanner {
+  readonly cues = new Int32Array(SEED_CUES.length).fill(-1)
+  /** SECOND_BIT of each cue not found yet. */
+  missingCues = ALL_SECONDS
+  hasSurrogates = false
+  // `finditer` resumes after a number, so a word start inside one (`1.5`, `1e+5`) starts nothing.
+  private resume = 0
+  private readonly classes = bmpClasses()
+
+  constructor(
+    private readonly text: string,
+    private readonly found: SpanSet,
+  ) {}
+
+  stop(index: number, stop: number): void {
+    const { text, classes } = this
+    if (stop > STOP_BITS) this.missingCues &= ~findCuesAt(text, index, stop & this.missingCues, this.cues)
     let start = stop & STARTS
     if ((stop & SURROGATE) !== 0) {
-      hasSurrogates = true
+      this.hasSurrogates = true
       // Only a digit can start an astral word of interest: [A-Z_] is ASCII.
       if ((classAt(text, index) & DIGIT) !== 0) start = NUMBER_START
     }
-    if (start === 0) continue
-    if ((stop & SURROGATE) !== 0 ? wordBefore(text, classes, index) : afterAstralWord(text, index)) continue
+    if (start === 0) return
+    if ((stop & SURROGATE) !== 0 ? wordBefore(text, classes, index) : afterAstralWord(text, index)) return
     if (start === NUMBER_START) {
-      if (index < resume) continue
+      if (index < this.resume) return
       const end = numberEnd(text, classes, index)
-      if (end < 0) continue
-      found.add(NUMBER_PATTERN, index, end)
-      resume = end
+      if (end < 0) return
+      this.found.add(NUMBER_PATTERN, index, end)
+      this.resume = end
     } else {
       const end = constantEnd(text, classes, index)
-      if (end >= 0) found.add(CONSTANT_PATTERN, index, end)
+      if (end >= 0) this.found.add(CONSTANT_PATTERN, index, end)
     }
   }
-  return { cues, hasSurrogates }
 }
 
 function wordBefore(text: string, classes: Uint8Array, index: number): boolean {
@@ -350,7 +383,7 @@ function afterAstralWord(text: string, index: number): boolean {
 
 interface WordScan {
   /** Each cue's first start, or -1. */
-  readonly cues: number[]
+  readonly cues: Int32Array
   /** Whether the text holds a surrogate, so lengths in code points may differ from `.length`. */
   readonly hasSurrogates: boolean
 }
@@ -406,18 +439,21 @@ function stopTable(): Uint16Array {
   return table
 }
 
+/** Per cue, the offset in it of its bigram's second letter. */
+const CUE_SECOND_OFFSETS = SEED_CUES.map((cue) => cue.indexOf(CUE_BIGRAMS[cue]) + 1)
+
 /** Records each missing cue whose bigram (bits `seconds`) ends at `index` and which is there in full; returns their bits. */
-function findCuesAt(text: string, index: number, seconds: number, cues: number[]): number {
+function findCuesAt(text: string, index: number, seconds: number, cues: Int32Array): number {
   const lower = lowerAsciiTable()
   let done = 0
-  SEED_CUES.forEach((cue, which) => {
+  for (let which = 0; which < SEED_CUES.length; which++) {
     const bit = SECOND_BIT << which
-    if ((seconds & bit) === 0) return
-    const start = index - cue.indexOf(CUE_BIGRAMS[cue]) - 1
-    if (start < 0 || !loweredEquals(text, start, cue, lower)) return
+    if ((seconds & bit) === 0) continue
+    const start = index - (CUE_SECOND_OFFSETS[which] ?? 0)
+    if (start < 0 || !loweredEquals(text, start, SEED_CUES[which] ?? '', lower)) continue
     cues[which] = start
     done |= bit
-  })
+  }
   return done
 }
 

@@ -75,7 +75,6 @@ export function scanAssignments(text: string, from: number, to: number, message:
 function afterName(text: string, start: number, end: number, to: number, name: string, message: number, escaped: boolean, out: StateAssignment[]): number {
   if (name.length === 0 || name === '@') return end
   const first = text.charCodeAt(end)
-  const second = text.charCodeAt(end + 1)
   const lowerName = name.toLowerCase()
   // pip-style pins: `pkg==1.2.3`, `pkg>=1.2`.
   if (isPinOperator(text, end)) {

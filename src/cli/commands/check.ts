@@ -1,9 +1,8 @@
 import { checkTranscript } from '../../check/index.js'
-import { createEstimator } from '../../estimate/index.js'
 import { describePlan, planDecisionJson } from '../../plan/describe.js'
 import { checkJson, renderCheckReport } from '../../report/check.js'
-import { createTokenizer } from '../../tokenize/index.js'
-import { parseCommandArgs, parseIntegerFlag, parseRangeFlag, parseRatioFlag, UsageError, type CliCommand } from '../_command.js'
+import { parseCommandArgs, UsageError, type CliCommand } from '../_command.js'
+import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
 import { loadTranscript } from '../_load.js'
 
 const usage = `usage: floorguard check [FILE|-] [--format auto|text|openai|…] [--range A:B] [--slot N] [--margin R]
@@ -24,16 +23,6 @@ compacted into a summary slot of N tokens. FILE defaults to standard input.
 
 Exit codes: 0 ran (whatever the decision), 2 bad usage or input, 1 internal error.`
 
-const options = {
-  format: { type: 'string' },
-  range: { type: 'string' },
-  slot: { type: 'string' },
-  margin: { type: 'string' },
-  tokenizer: { type: 'string' },
-  estimator: { type: 'string' },
-  lenient: { type: 'boolean' },
-  json: { type: 'boolean' },
-} as const
 
 /** `floorguard check`: the floor of a segment and the compact/split/refuse decision. */
 export const checkCommand: CliCommand = {
@@ -41,18 +30,10 @@ export const checkCommand: CliCommand = {
   summary: 'estimate a segment\'s floor and decide: compact, split or refuse',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, options)
+    const { values, positionals } = parseCommandArgs(args, ESTIMATION_FLAGS)
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`)
-    const slot = parseIntegerFlag('slot', values.slot, 2000)
-    const marginRatio = parseRatioFlag('margin', values.margin, 0.2)
-    const range = parseRangeFlag(values.range)
-    const tokenizer = await createTokenizer((values.tokenizer as string | undefined) ?? 'o200k_base')
-    const estimator = createEstimator({ name: (values.estimator as string | undefined) ?? 'full', tokenizer, marginRatio })
-    const { transcript, name } = await loadTranscript(positionals[0], io, {
-      format: (values.format as string | undefined) ?? 'auto',
-      lenient: values.lenient === true,
-      keepSource: false,
-    })
+    const { slot, range, format, lenient, tokenizer, estimator } = await resolveEstimation(values)
+    const { transcript, name } = await loadTranscript(positionals[0], io, { format, lenient, keepSource: false })
     // A skipped truncated line is said out loud: nothing is skipped silently.
     for (const warning of transcript.warnings ?? []) io.stderr(`floorguard check: warning: ${warning}\n`)
     const result = checkTranscript(transcript, { estimator, tokenizer, slot, ...(range ? { range } : {}) })

@@ -3,13 +3,12 @@ import { readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { compactTranscript, createSummaryMessage, type CompactResult } from '../../compact/compact.js'
 import { compactJson, renderCompactReport } from '../../compact/report.js'
-import { createEstimator } from '../../estimate/index.js'
 import { InvalidInputError } from '../../errors.js'
 import type { Transcript } from '../../spec/transcript.js'
 import { createSummarizer } from '../../summarize/index.js'
-import { createTokenizer } from '../../tokenize/index.js'
 import { appendMessages, getFormat, readTranscript, sourceFromString, writeTranscript } from '../../transcript/index.js'
-import { parseCommandArgs, parseIntegerFlag, parseRangeFlag, parseRatioFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
+import { parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
+import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
 
 const usage = `usage: floorguard compact FILE|- [--range A:B] [--slot N] [--margin R] [--budget N]
                          [--summarizer ledger|ai:PROVIDER:MODEL|cmd:COMMAND] [-o OUT] [--json]
@@ -44,19 +43,12 @@ Exit codes: 0 compacted (one or more verified summaries), 3 refused (nothing wri
 1 internal error.`
 
 const options = {
-  range: { type: 'string' },
-  slot: { type: 'string' },
-  margin: { type: 'string' },
+  ...ESTIMATION_FLAGS,
   budget: { type: 'string' },
   summarizer: { type: 'string' },
   output: { type: 'string', short: 'o' },
-  json: { type: 'boolean' },
-  format: { type: 'string' },
-  tokenizer: { type: 'string' },
-  estimator: { type: 'string' },
   timeout: { type: 'string' },
   attempts: { type: 'string' },
-  lenient: { type: 'boolean' },
 } as const
 
 /** Reads FILE or stdin whole: a log is re-emitted byte for byte around the compacted range, so the bytes are kept. */
@@ -136,27 +128,23 @@ export const compactCommand: CliCommand = {
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, options)
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`)
-    const slot = parseIntegerFlag('slot', values.slot, 2000)
-    const marginRatio = parseRatioFlag('margin', values.margin, 0.2)
+    const { slot, range, format: formatName, lenient, tokenizer, estimator } = await resolveEstimation(values)
     const budget = values.budget === undefined ? undefined : parseIntegerFlag('budget', values.budget, 0)
     const timeoutMs = parseIntegerFlag('timeout', values.timeout, 120_000)
     const attempts = parseIntegerFlag('attempts', values.attempts, 3)
     if (attempts < 1) throw new UsageError('--attempts: expected at least 1')
-    const range = parseRangeFlag(values.range)
     const output = typeof values.output === 'string' ? resolve(io.cwd, values.output) : undefined
 
     const input = await readInput(positionals[0], io)
     if (output && input.path && (await samePath(output, input.path))) {
       throw new UsageError(`-o ${values.output as string}: refusing to overwrite the input file; write the compacted copy elsewhere`)
     }
-    const tokenizer = await createTokenizer((values.tokenizer as string | undefined) ?? 'o200k_base')
-    const estimator = createEstimator({ name: (values.estimator as string | undefined) ?? 'full', tokenizer, marginRatio })
     const summarizerSpec = (values.summarizer as string | undefined) ?? 'ledger'
     const summarizer = await createSummarizer(summarizerSpec, { env: io.env, timeoutMs })
     const text = input.bytes.toString('utf8')
     const transcript = await readTranscript(sourceFromString(input.name, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), {
-      format: (values.format as string | undefined) ?? 'auto',
-      lenient: values.lenient === true,
+      format: formatName,
+      lenient,
       keepSource: true,
     })
     const format = getFormat(transcript.format)

@@ -1,10 +1,9 @@
 import { resolveRange } from '../../check/index.js'
-import { createEstimator } from '../../estimate/index.js'
 import { describePlan, planDecisionJson } from '../../plan/describe.js'
 import { planCompaction } from '../../plan/plan.js'
 import type { PlanOptions } from '../../plan/types.js'
-import { createTokenizer } from '../../tokenize/index.js'
-import { parseCommandArgs, parseIntegerFlag, parseRangeFlag, parseRatioFlag, UsageError, type CliCommand } from '../_command.js'
+import { parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand } from '../_command.js'
+import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
 import { loadTranscript } from '../_load.js'
 
 const usage = `usage: floorguard plan [FILE|-] [--range A:B] [--slot N] [--budget N] [--slot-rounding N] [--json]
@@ -32,21 +31,14 @@ or REFUSE with the offending units and options with numbers. FILE defaults to st
 Exit codes: 0 ran (whatever the decision; it is in the output), 2 bad usage or input, 1 internal error.`
 
 const options = {
-  format: { type: 'string' },
-  range: { type: 'string' },
-  slot: { type: 'string' },
+  ...ESTIMATION_FLAGS,
   budget: { type: 'string' },
   'slot-rounding': { type: 'string' },
-  margin: { type: 'string' },
-  tokenizer: { type: 'string' },
-  estimator: { type: 'string' },
   retrievable: { type: 'boolean' },
   'narrative-only': { type: 'boolean' },
   'dead-region': { type: 'boolean' },
   unconstrained: { type: 'boolean' },
   'no-link-superseded': { type: 'boolean' },
-  lenient: { type: 'boolean' },
-  json: { type: 'boolean' },
 } as const
 
 /** `floorguard plan`: the compact / split / refuse plan of a segment, with parts, units and options. */
@@ -57,19 +49,11 @@ export const planCommand: CliCommand = {
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, options)
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`)
-    const slot = parseIntegerFlag('slot', values.slot, 2000)
     const budget = values.budget === undefined ? undefined : parseIntegerFlag('budget', values.budget, 0)
     const slotRounding = parseIntegerFlag('slot-rounding', values['slot-rounding'], 100)
     if (slotRounding < 1) throw new UsageError(`--slot-rounding: expected an integer >= 1, got ${slotRounding}`)
-    const marginRatio = parseRatioFlag('margin', values.margin, 0.2)
-    const range = parseRangeFlag(values.range)
-    const tokenizer = await createTokenizer((values.tokenizer as string | undefined) ?? 'o200k_base')
-    const estimator = createEstimator({ name: (values.estimator as string | undefined) ?? 'full', tokenizer, marginRatio })
-    const { transcript, name } = await loadTranscript(positionals[0], io, {
-      format: (values.format as string | undefined) ?? 'auto',
-      lenient: values.lenient === true,
-      keepSource: false,
-    })
+    const { slot, range, format, lenient, tokenizer, estimator } = await resolveEstimation(values)
+    const { transcript, name } = await loadTranscript(positionals[0], io, { format, lenient, keepSource: false })
     const [start, end] = resolveRange(range, transcript.messages.length)
     const planOptions: PlanOptions = {
       slot,
