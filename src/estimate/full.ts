@@ -30,7 +30,7 @@ export interface FullEstimatorOptions {
 /** Argument keys whose values are narrative about the call, not state. */
 const NARRATIVE_KEYS = new Set(['description', 'explanation', 'thought', 'thoughts', 'reasoning', 'reason', 'justification', 'summary', 'title'])
 /** Argument keys whose values are payloads (file contents, patches): the target path stands for them. */
-const PAYLOAD_KEYS = new Set(['content', 'contents', 'new_string', 'old_string', 'new_str', 'old_str', 'file_text', 'text', 'patch', 'diff', 'body', 'code', 'data', 'source', 'new_source', 'edits'])
+const PAYLOAD_KEYS = new Set(['content', 'contents', 'prompt', 'new_string', 'old_string', 'new_str', 'old_str', 'file_text', 'text', 'patch', 'diff', 'body', 'code', 'data', 'source', 'new_source', 'edits'])
 /** Payload values at most this long (and {@link SHORT_PAYLOAD_LINES} lines) are scanned for items. */
 const SHORT_PAYLOAD_LENGTH = 300
 const SHORT_PAYLOAD_LINES = 5

@@ -6,6 +6,7 @@ import {
   CONSTANT,
   DIGIT,
   PATH_TAIL,
+  SLASH,
   WORD,
   bmpClasses,
   classAt,
@@ -72,17 +73,18 @@ export const SEED_DEFAULT_MARGIN_RATIO = 0.2
 export function seedEstimateText(text: string, marginRatio: number = SEED_DEFAULT_MARGIN_RATIO): SeedTextEstimate {
   assertMarginRatio(marginRatio)
   // The four patterns' texts are disjoint: only a quoted span holds a quote, only a path holds `/`, a
-  // number is made of \d . e + - and a constant of [A-Z_]. So one set deduplicates them all, whatever
-  // the scanning order, exactly as the reference's pattern-by-pattern loop does.
-  const found = new SpanSet(text)
-  scanQuoted(text, found)
-  const { cues, hasSurrogates } = scanWords(text, found)
-  scanPaths(text, found)
+  // number is made of \d . e + - and a constant of [A-Z_]. So the reference's one `seen` set is as good
+  // as one set per pattern (smaller, so more of it stays in cache), filled in any order.
+  const quoted = new SpanSet(text, 'quoted')
+  const numbers = new SpanSet(text, 'number')
+  const paths = new SpanSet(text, 'path')
+  const constants = new SpanSet(text, 'constant')
+  scanQuoted(text, quoted)
+  const { cues, hasSurrogates } = scanWords(text, numbers, constants)
+  scanPaths(text, paths)
   const spans: SeedSpan[] = []
   let irreducible = 0
-  SPAN_PATTERNS.forEach((pattern, code) => {
-    irreducible += found.collect(code, pattern, spans, hasSurrogates)
-  })
+  for (const set of [quoted, numbers, paths, constants]) irreducible += set.collect(spans, hasSurrogates)
   SEED_CUES.forEach((cue, index) => {
     const start = cues[index] ?? -1
     if (start < 0) return
@@ -102,124 +104,150 @@ function assertMarginRatio(marginRatio: number): void {
   }
 }
 
-/** The regex patterns in the reference's order; a span's pattern is stored as its index here. */
-const SPAN_PATTERNS = ['quoted', 'number', 'path', 'constant'] as const
-const PATTERN_ORDER: Readonly<Record<SeedPattern, number>> = { quoted: 0, number: 1, path: 2, constant: 3, cue: 4 }
-const QUOTED_PATTERN = PATTERN_ORDER.quoted
-const NUMBER_PATTERN = PATTERN_ORDER.number
-const PATH_PATTERN = PATTERN_ORDER.path
-const CONSTANT_PATTERN = PATTERN_ORDER.constant
-
-const INITIAL_SPANS = 1024
-// With the table at most half full, a probe sequence this long has probability far below 2^-64 unless
-// the input was built to collide; the set then stops trusting the hash.
-const MAX_PROBES = 64
+// With linear probing at most half full, a run of this many occupied slots has probability about
+// 0.824^256 < 10^-21 per insertion unless the input was built to collide; the set then stops trusting the hash.
+const MAX_PROBES = 256
+/** Numbers per slot: hash, start of the latest occurrence, length (0 when the slot is free). */
+const SLOT_SIZE = 3
+/** Spans up to this long go through the recent cache first. */
+const SHORT_SPAN = 8
+const RECENT_SLOTS = 1024
 
 /*
  * The distinct spans found so far, deduplicated by text without a string per match: agent text repeats
  * short spans (`0`, `200`, `"type"`) constantly. An open-addressing table (linear probing, at most half
- * full) holds span indices keyed by a hash of the span's characters, and a hit is confirmed by comparing
- * the characters in place, so strings are sliced only for distinct spans, once, at the end. The hash is
- * seeded per call, so no fixed input collides on every run; should a probe sequence run long anyway,
- * the set moves to a Set of strings, which costs speed but never changes the result.
+ * full) is keyed by a hash of the span's characters, and a hit is confirmed by comparing the characters
+ * in place, at the latest occurrence (likelier than the first to still be in cache). Strings are sliced
+ * only for distinct spans, once, at the end. (Hashing only a long span's ends is no shortcut: agent
+ * text is full of distinct quoted spans of one length that share both ends.) The hash is seeded per
+ * call, so no fixed input collides on every run; should a probe sequence run long anyway, the set
+ * moves to a Set of strings, which costs speed but never changes the result.
  */
 class SpanSet {
   private count = 0
-  private starts: Int32Array = new Int32Array(INITIAL_SPANS)
-  private ends: Int32Array = new Int32Array(INITIAL_SPANS)
-  private hashes: Int32Array = new Int32Array(INITIAL_SPANS)
-  private patterns = new Uint8Array(INITIAL_SPANS)
-  /** Span index + 1 per slot, 0 when free; the length is a power of two. */
-  private slots = new Int32Array(INITIAL_SPANS * 2)
+  /** Per distinct span, in the order found: its first start and its end. */
+  private starts: Int32Array
+  private ends: Int32Array
+  /** SLOT_SIZE numbers per slot; a power-of-two number of slots. */
+  private slots: Int32Array
+  private mask: number
   // 30 bits, so the field stays a small integer (a wider one would change the object's shape in V8).
   private readonly seed = Math.floor(Math.random() * 0x4000_0000)
   private strings: Set<string> | undefined
+  /** RECENT_SLOTS latest starts (-1 when free), then their lengths. */
+  private readonly recent = new Int32Array(RECENT_SLOTS * 2).fill(-1)
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly pattern: SeedPattern,
+  ) {
+    // Grown by doubling from about one span per 512 units (agent text holds one distinct span of each
+    // pattern per 200 to 1,000 units), within bounds: a table larger than the spans need falls out of cache.
+    const capacity = 2 ** Math.min(Math.max(Math.ceil(Math.log2(text.length / 512)), 9), 14)
+    this.starts = new Int32Array(capacity)
+    this.ends = new Int32Array(capacity)
+    this.slots = new Int32Array(capacity * 2 * SLOT_SIZE)
+    this.mask = capacity * 2 - 1
+  }
 
-  /** Records `text.slice(start, end)` for `pattern` unless a span with that text is already recorded. */
-  add(pattern: number, start: number, end: number): void {
+  /** Records `text.slice(start, end)` unless a span with that text is already recorded. */
+  add(start: number, end: number): void {
     if (this.strings !== undefined) {
-      this.addString(pattern, start, end)
+      this.addString(start, end)
       return
     }
-    const { text, slots, starts, ends, hashes } = this
+    const { text, slots, mask, recent } = this
     const length = end - start
-    const hash = hashRange(text, start, end, this.seed)
-    const mask = slots.length - 1
+    // Short spans (`0`, `200`, `ENOENT`) repeat most: a small direct-mapped cache of their latest
+    // occurrence, keyed by length and end units, skips the hash and the table for them.
+    if (length <= SHORT_SPAN) {
+      const key = ((length << 8) ^ (text.charCodeAt(start) << 4) ^ text.charCodeAt(end - 1)) & (RECENT_SLOTS - 1)
+      const latest = recent[key] ?? -1
+      if (latest >= 0 && recent[key + RECENT_SLOTS] === length && sameText(text, latest, start, length)) return
+      recent[key] = start
+      recent[key + RECENT_SLOTS] = length
+    }
+    const hash = hashUnits(text, start, end, this.seed)
     let slot = hash & mask
     for (let probes = 0; ; probes++) {
-      const entry = (slots[slot] ?? 0) - 1
-      if (entry < 0) break
-      if (hashes[entry] === hash) {
-        const other = starts[entry] ?? 0
-        if ((ends[entry] ?? 0) - other === length && sameText(text, other, start, length)) return
+      const at = slot * SLOT_SIZE
+      const known = slots[at + 2] ?? 0
+      if (known === 0) {
+        this.insert(at, hash, start, length)
+        this.push(start, end)
+        return
+      }
+      if (known === length && slots[at] === hash && sameText(text, slots[at + 1] ?? 0, start, length)) {
+        slots[at + 1] = start
+        return
       }
       if (probes === MAX_PROBES) {
         this.strings = new Set(Array.from({ length: this.count }, (_, index) => this.spanText(index)))
-        this.addString(pattern, start, end)
+        this.addString(start, end)
         return
       }
       slot = (slot + 1) & mask
     }
-    slots[slot] = this.push(pattern, start, end, hash) + 1
-    if (this.count * 2 > slots.length) this.rehash()
   }
 
-  /**
-   * Appends the spans of `pattern` (whose index in SPAN_PATTERNS is `code`) to `into` in the order first
-   * seen, priced; returns their tokens. `hasSurrogates`: whether code points may differ from units.
-   */
-  collect(code: number, pattern: SeedPattern, into: SeedSpan[], hasSurrogates: boolean): number {
+  /** Appends the spans to `into` in the order first seen, priced; returns their tokens. `hasSurrogates`: whether code points may differ from units. */
+  collect(into: SeedSpan[], hasSurrogates: boolean): number {
+    const { pattern } = this
     let total = 0
     for (let index = 0; index < this.count; index++) {
-      if (this.patterns[index] !== code) continue
       const start = this.starts[index] ?? 0
       const end = this.ends[index] ?? 0
-      const tokens = Math.max(1, Math.floor((hasSurrogates ? codePointLength(this.text, start, end) : end - start) / 4))
+      // `>> 2` is `// 4` here (lengths are below 2^31), and keeps the field a small integer for V8.
+      const tokens = Math.max(1, (hasSurrogates ? codePointLength(this.text, start, end) : end - start) >> 2)
       total += tokens
       into.push({ pattern, text: this.spanText(index), start, end, tokens })
     }
     return total
   }
 
-  private addString(pattern: number, start: number, end: number): void {
+  /** Fills the free slot at `at`, growing the table once it is half full. */
+  private insert(at: number, hash: number, start: number, length: number): void {
+    this.slots[at] = hash
+    this.slots[at + 1] = start
+    this.slots[at + 2] = length
+    if ((this.count + 1) * 2 > this.mask) this.rehash(this.mask * 2 + 1)
+  }
+
+  private addString(start: number, end: number): void {
     const strings = this.strings ?? new Set<string>()
     const span = this.text.slice(start, end)
     const known = strings.size
-    if (strings.add(span).size !== known) this.push(pattern, start, end, 0)
+    if (strings.add(span).size !== known) this.push(start, end)
   }
 
   private spanText(index: number): string {
     return this.text.slice(this.starts[index] ?? 0, this.ends[index] ?? 0)
   }
 
-  private push(pattern: number, start: number, end: number, hash: number): number {
+  private push(start: number, end: number): void {
     const index = this.count++
     if (index === this.starts.length) {
       this.starts = grow(this.starts)
       this.ends = grow(this.ends)
-      this.hashes = grow(this.hashes)
-      const patterns = new Uint8Array(index * 2)
-      patterns.set(this.patterns)
-      this.patterns = patterns
     }
     this.starts[index] = start
     this.ends[index] = end
-    this.hashes[index] = hash
-    this.patterns[index] = pattern
-    return index
   }
 
-  private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2)
-    const mask = slots.length - 1
-    for (let index = 0; index < this.count; index++) {
-      let slot = (this.hashes[index] ?? 0) & mask
-      while ((slots[slot] ?? 0) !== 0) slot = (slot + 1) & mask
-      slots[slot] = index + 1
+  private rehash(mask: number): void {
+    const old = this.slots
+    const slots = new Int32Array((mask + 1) * SLOT_SIZE)
+    for (let from = 0; from < old.length; from += SLOT_SIZE) {
+      if ((old[from + 2] ?? 0) === 0) continue
+      let slot = (old[from] ?? 0) & mask
+      while ((slots[slot * SLOT_SIZE + 2] ?? 0) !== 0) slot = (slot + 1) & mask
+      const to = slot * SLOT_SIZE
+      slots[to] = old[from] ?? 0
+      slots[to + 1] = old[from + 1] ?? 0
+      slots[to + 2] = old[from + 2] ?? 0
     }
     this.slots = slots
+    this.mask = mask
   }
 }
 
@@ -230,17 +258,21 @@ function grow(array: Int32Array): Int32Array {
 }
 
 /*
- * FNV-1a from a per-call seed, two UTF-16 units per step (a quoted span can run for thousands of
- * characters, and the multiplications form one serial chain), then murmur3's finalizer, which spreads
- * the high bits, where the second unit of each pair lands, over the low bits that pick the slot.
+ * FNV-1a over the UTF-16 units from a per-call seed, in two interleaved lanes of two units per step (a
+ * quoted span can run for thousands of characters, and each lane's multiplications form a serial
+ * chain), then murmur3's finalizer, which spreads the high bits, where the second unit of each pair
+ * lands, over the low bits that pick the slot.
  */
-function hashRange(text: string, start: number, end: number, seed: number): number {
-  let hash = seed ^ (end - start)
+function hashUnits(text: string, start: number, end: number, seed: number): number {
+  let even = seed ^ (end - start)
+  let odd = ~seed
   let index = start
-  for (; index + 1 < end; index += 2) {
-    hash = Math.imul(hash ^ (text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16)), 0x01000193)
+  for (; index + 3 < end; index += 4) {
+    even = Math.imul(even ^ (text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16)), 0x01000193)
+    odd = Math.imul(odd ^ (text.charCodeAt(index + 2) | (text.charCodeAt(index + 3) << 16)), 0x01000193)
   }
-  if (index < end) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193)
+  for (; index < end; index++) even = Math.imul(even ^ text.charCodeAt(index), 0x01000193)
+  let hash = even ^ Math.imul(odd, 0x9e3779b1)
   hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b)
   hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35)
   return hash ^ (hash >>> 16)
@@ -254,7 +286,6 @@ function sameText(text: string, first: number, second: number, length: number): 
 }
 
 const QUOTE_DOUBLE = 0x22
-const SLASH_CODE = 0x2f
 const DOT = 0x2e
 const LOWER_E = 0x65
 const PLUS = 0x2b
@@ -289,7 +320,7 @@ function scanQuoted(text: string, found: SpanSet): void {
       position = open + 1
       continue
     }
-    found.add(QUOTED_PATTERN, open, close + 1)
+    found.add(open, close + 1)
     position = close + 1
   }
 }
@@ -297,20 +328,31 @@ function scanQuoted(text: string, found: SpanSet): void {
 /*
  * One pass over the text finds the numbers, the constants and the cues. Numbers and constants start
  * at a word start, a `\w` character with no `\w` before it (see numberEnd and constantEnd). The pass
- * carries the previous unit's STOP_TABLE bits and stops only at a digit or [A-Z_] after a non-word
- * unit, at a surrogate (classified as its code point), or where the two units read complete a cue's
- * bigram, a pair of letters rare in agent text (CUE_BIGRAMS) that the cue is then checked around.
+ * carries the stopTable() bits of the two units before and stops only at a digit after a non-word unit,
+ * at the second of two [A-Z_] after a non-word unit (a constant is at least two long, and prose is full
+ * of capitalized words), at a surrogate (classified as its code point), or where the two units read
+ * complete a cue's bigram, a pair of letters rare in agent text (CUE_BIGRAMS) that the cue is then
+ * checked around.
  * The text goes by blocks: a tight loop that only notes the stops of a block, then the stops handled
  * in order, so most characters cost one table lookup and no branch taken.
  */
-function scanWords(text: string, found: SpanSet): WordScan {
+function scanWords(text: string, numbers: SpanSet, constants: SpanSet): WordScan {
   const stops = stopTable()
-  const scan = new WordScanner(text, found)
+  const scan = new WordScanner(text, numbers, constants)
   const events = new Int32Array(STOP_BLOCK)
   const eventBits = new Uint16Array(STOP_BLOCK)
   // A surrogate's bits say it is not `\w` (the table cannot tell), so a start right after one, and a
   // surrogate itself, are checked against the code point.
   let previous = 0
+  let beforePrevious = 0
+  // Module constants read inside the loop would be reloaded from the module scope on every unit.
+  const [surrogate, numberStart, constantStart, wordBit, shift] = [
+    SURROGATE,
+    NUMBER_START,
+    CONSTANT_START,
+    WORD_BIT,
+    BIGRAM_SHIFT,
+  ]
   const length = text.length
   for (let blockStart = 0; blockStart < length; blockStart += STOP_BLOCK) {
     const blockEnd = Math.min(length, blockStart + STOP_BLOCK)
@@ -318,9 +360,15 @@ function scanWords(text: string, found: SpanSet): WordScan {
     let count = 0
     for (let index = blockStart; index < blockEnd; index++) {
       const bits = stops[text.charCodeAt(index)] ?? 0
-      // STARTS count only when the previous unit's WORD_BIT is 0; a bigram's first letter, shifted
+      // `(x & wordBit) - 1` is all ones when x is not `\w`, else 0. A bigram's first letter, shifted
       // onto its second, meets the second letter here.
-      const stop = bits & (SURROGATE | (STARTS & ((previous & WORD_BIT) - 1)) | ((previous << BIGRAM_SHIFT) & missingCues))
+      const stop =
+        bits &
+        (surrogate |
+          (numberStart & ((previous & wordBit) - 1)) |
+          (constantStart & previous & ((beforePrevious & wordBit) - 1)) |
+          ((previous << shift) & missingCues))
+      beforePrevious = previous
       previous = bits
       if (stop === 0) continue
       events[count] = index
@@ -328,13 +376,15 @@ function scanWords(text: string, found: SpanSet): WordScan {
     }
     for (let event = 0; event < count; event++) scan.stop(events[event] ?? 0, eventBits[event] ?? 0)
   }
-  return { cues: scan.cues, hasSurrogates: scan.hasSurrogates }
+  // The scanner itself, not a new object read from it: the loop runs in code compiled before the
+  // first return, and an unseen property read there would throw that code away on every call.
+  return scan
 }
 
 const STOP_BLOCK = 4096
 
 /** What scanWords does at each stop, in text order. */
-class WordScanner {
+class WordScanner implements WordScan {
   readonly cues = new Int32Array(SEED_CUES.length).fill(-1)
   /** SECOND_BIT of each cue not found yet. */
   missingCues = ALL_SECONDS
@@ -345,13 +395,21 @@ class WordScanner {
 
   constructor(
     private readonly text: string,
-    private readonly found: SpanSet,
+    private readonly numbers: SpanSet,
+    private readonly constants: SpanSet,
   ) {}
 
+  /** Handles the stop at `index`; a constant's stop is at its second unit. */
   stop(index: number, stop: number): void {
     const { text, classes } = this
     if (stop > STOP_BITS) this.missingCues &= ~findCuesAt(text, index, stop & this.missingCues, this.cues)
     let start = stop & STARTS
+    if (start === CONSTANT_START) {
+      if (afterAstralWord(text, index - 1)) return
+      const end = constantEnd(text, classes, index - 1)
+      if (end >= 0) this.constants.add(index - 1, end)
+      return
+    }
     if ((stop & SURROGATE) !== 0) {
       this.hasSurrogates = true
       // Only a digit can start an astral word of interest: [A-Z_] is ASCII.
@@ -359,16 +417,11 @@ class WordScanner {
     }
     if (start === 0) return
     if ((stop & SURROGATE) !== 0 ? wordBefore(text, classes, index) : afterAstralWord(text, index)) return
-    if (start === NUMBER_START) {
-      if (index < this.resume) return
-      const end = numberEnd(text, classes, index)
-      if (end < 0) return
-      this.found.add(NUMBER_PATTERN, index, end)
-      this.resume = end
-    } else {
-      const end = constantEnd(text, classes, index)
-      if (end >= 0) this.found.add(CONSTANT_PATTERN, index, end)
-    }
+    if (index < this.resume) return
+    const end = numberEnd(text, classes, index)
+    if (end < 0) return
+    this.numbers.add(index, end)
+    this.resume = end
   }
 }
 
@@ -389,7 +442,7 @@ interface WordScan {
 }
 
 /*
- * STOP_TABLE bits: WORD_BIT (must be 1: the scan turns it into a mask with `- 1`), the two kinds of
+ * stopTable() bits: WORD_BIT (must be 1: the scan turns it into a mask with `- 1`), the two kinds of
  * word start, SURROGATE; then, for the k-th cue, bit FIRST_BIT << k on its bigram's first letter (either
  * case) and bit SECOND_BIT << k on its second.
  */
@@ -419,6 +472,13 @@ function stopTable(): Uint16Array {
   if (stopTableCache) return stopTableCache
   const classes = bmpClasses()
   const lower = lowerAsciiTable()
+  // Bigram bits per lowered ASCII code: a unit gets those of the code it lowers to.
+  const letterBits = new Uint16Array(0x80)
+  SEED_CUES.forEach((cue, which) => {
+    const bigram = CUE_BIGRAMS[cue]
+    letterBits[bigram.charCodeAt(0)] = (letterBits[bigram.charCodeAt(0)] ?? 0) | (FIRST_BIT << which)
+    letterBits[bigram.charCodeAt(1)] = (letterBits[bigram.charCodeAt(1)] ?? 0) | (SECOND_BIT << which)
+  })
   const table = new Uint16Array(0x10000)
   for (let code = 0; code < 0x10000; code++) {
     if ((code & 0xf800) === 0xd800) {
@@ -426,14 +486,11 @@ function stopTable(): Uint16Array {
       continue
     }
     const bits = classes[code] ?? 0
-    const letter = String.fromCharCode(lower[code] ?? 0)
-    let stop =
-      (bits & WORD) | ((bits & DIGIT) !== 0 ? NUMBER_START : 0) | ((bits & CONSTANT) !== 0 ? CONSTANT_START : 0)
-    SEED_CUES.forEach((cue, which) => {
-      if (CUE_BIGRAMS[cue][0] === letter) stop |= FIRST_BIT << which
-      if (CUE_BIGRAMS[cue][1] === letter) stop |= SECOND_BIT << which
-    })
-    table[code] = stop
+    table[code] =
+      (bits & WORD) |
+      ((bits & DIGIT) !== 0 ? NUMBER_START : 0) |
+      ((bits & CONSTANT) !== 0 ? CONSTANT_START : 0) |
+      (letterBits[lower[code] ?? 0] ?? 0)
   }
   stopTableCache = table
   return table
@@ -519,62 +576,47 @@ function constantEnd(text: string, classes: Uint8Array, start: number): number {
 
 /*
  * \b[\w.-]+/[\w./-]+\b — a match lies inside one maximal run of [\w./-] holding a `/`; those runs
- * are found from each `/` with indexOf. The head cannot hold `/`, so it is a whole `/`-free piece of
- * the run and the `/` follows it. The tail backtracks from the run's end to the last `\b`, which is
- * right after the run's last word character (past it, only `.` `-` `/` follow, then a non-word
- * character). So a run holds at most one match: from the first `\b` found in a piece that ends at a
- * `/`, to the run's last word character, provided that character lies past that `/`. `finditer`
- * then resumes after it, where no word character is left in the run. Each run is read at most
- * three times: linear, where the regex itself is quadratic on `a.a.a.…` with no slash.
+ * are found from each `/` with indexOf, then read once from their start. The head cannot hold `/`, so
+ * it is a whole `/`-free piece of the run and the `/` follows it. The tail backtracks from the run's
+ * end to the last `\b`, which is right after the run's last word character (past it, only `.` `-` `/`
+ * follow, then a non-word character). So a run holds at most one match: from the first `\b` found in
+ * a piece that ends at a `/`, to the run's last word character, provided that character lies past
+ * that `/`. `finditer` then resumes after it, where no word character is left in the run. Linear,
+ * where the regex itself is quadratic on `a.a.a.…` with no slash.
  */
 function scanPaths(text: string, found: SpanSet): void {
   const table = bmpClasses()
   let from = 0
   for (;;) {
-    const slash = text.indexOf('/', from)
-    if (slash < 0) return
-    let runStart = slash
-    while (runStart > from && (bitsAt(text, table, runStart - 1) & PATH_TAIL) !== 0) runStart--
-    let runEnd = slash + 1
+    const firstSlash = text.indexOf('/', from)
+    if (firstSlash < 0) return
+    let index = firstSlash
+    while (index > from && (bitsAt(text, table, index - 1) & PATH_TAIL) !== 0) index--
+    let start = -1
+    let slash = -1
     let lastWord = -1
-    for (;;) {
-      const bits = bitsAt(text, table, runEnd)
-      if ((bits & PATH_TAIL) === 0) break
-      if ((bits & WORD) !== 0) lastWord = runEnd
-      runEnd++
-    }
-    // A word character before the first `/` can never end a match, so only those after it count.
-    if (lastWord > slash) matchPathRun(text, table, runStart, runEnd, lastWord, found)
-    from = runEnd
-  }
-}
-
-function matchPathRun(
-  text: string,
-  table: Uint8Array,
-  runStart: number,
-  runEnd: number,
-  lastWord: number,
-  found: SpanSet,
-): void {
-  let pieceStart = runStart
-  while (pieceStart < runEnd) {
-    let slash = pieceStart
-    let boundary = -1
     // Before a piece comes `/` or a character outside [\w./-]: never a word character.
+    let pieceBoundary = -1
     let previousWord = false
-    while (slash < runEnd && text.charCodeAt(slash) !== SLASH_CODE) {
-      const word = (bitsAt(text, table, slash) & WORD) !== 0
-      if (boundary < 0 && word !== previousWord) boundary = slash
+    for (; ; index++) {
+      const bits = bitsAt(text, table, index)
+      if ((bits & PATH_TAIL) === 0) break
+      if ((bits & SLASH) !== 0) {
+        if (start < 0 && pieceBoundary >= 0) {
+          start = pieceBoundary
+          slash = index
+        }
+        pieceBoundary = -1
+        previousWord = false
+        continue
+      }
+      const word = (bits & WORD) !== 0
+      if (word) lastWord = index
+      if (pieceBoundary < 0 && word !== previousWord) pieceBoundary = index
       previousWord = word
-      slash++
     }
-    if (slash >= runEnd || lastWord <= slash) return
-    if (boundary >= 0) {
-      found.add(PATH_PATTERN, boundary, lastWord + 1)
-      return
-    }
-    pieceStart = slash + 1
+    if (start >= 0 && lastWord > slash) found.add(start, lastWord + 1)
+    from = index
   }
 }
 
@@ -631,6 +673,8 @@ export function createSeedEstimator(options: SeedEstimatorOptions = {}): FloorEs
     },
   }
 }
+
+const PATTERN_ORDER: Readonly<Record<SeedPattern, number>> = { quoted: 0, number: 1, path: 2, constant: 3, cue: 4 }
 
 // Spans start on a word character, a `.`/`-`, a quote or a cue letter, never inside the blank line
 // between messages, so the message holding `start` is the last one starting at or before it.

@@ -1,5 +1,5 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import { CHAR_CLASS, COLON, CURRENCY, DIGIT, DOT, HYPHEN, isProse, LOWER, OTHER, SPACE, UPPER_FIRST, UPPER_INNER, wordFlags } from './_flags.js'
+import { CHAR_CLASS, COLON, CURRENCY, DIGIT, DOT, HYPHEN, isUnclassifiable, LOWER, OTHER, SPACE, UPPER_FIRST, UPPER_INNER, wordFlags } from './_flags.js'
 import { isSpace, MAX_WORD_LENGTH, type Word } from './_scan.js'
 import { capSpan, constraintSpans, CUES, errorSpan, MAX_ERROR_LENGTH, quotedSpans, type RawSpan } from './lines.js'
 import { classifyWord, numericPhrases } from './words.js'
@@ -183,7 +183,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       }
       if (mode !== 'tool' && quoteHit(lineStart, lineEnd)) for (const quoted of quotedSpans(region, lineStart, lineEnd)) spans.push(quoted)
       for (let index = 0; index < starts.length; index++) {
-        if (isProse(flags[index]!) || (mode === 'tool' && !mayBeToolIdentifier(flags[index]!, ends[index]! - starts[index]!))) continue
+        if (isUnclassifiable(flags[index]!, region.charCodeAt(starts[index]!)) || (mode === 'tool' && !mayBeToolIdentifier(flags[index]!, ends[index]! - starts[index]!))) continue
         const kind = classifyWord(region.slice(starts[index], ends[index]), flags[index])
         if (kind && (mode !== 'tool' || TOOL_RESULT_KINDS.has(kind))) spans.push({ kind, start: starts[index]!, end: ends[index]! })
       }

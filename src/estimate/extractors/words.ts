@@ -138,12 +138,13 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
     let first = index
     let last = index
     if (index + 1 < starts.length && UNIT_WORDS.has(lower(index + 1))) last = index + 1
-    const previous = [index >= 1 ? lower(index - 1) : '', index >= 2 ? lower(index - 2) : '', index >= 3 ? lower(index - 3) : '']
+    // Comparators end right before the number: compare their last word first, earlier words only on a hit.
+    const before = index >= 1 ? lower(index - 1) : ''
     for (const comparator of COMPARATORS) {
       const start = index - comparator.length
-      if (start < 0) continue
+      if (start < 0 || comparator[comparator.length - 1] !== before) continue
       let matches = true
-      for (let offset = 0; offset < comparator.length && matches; offset++) matches = previous[index - 1 - (start + offset)] === comparator[offset]
+      for (let offset = 0; offset < comparator.length - 1 && matches; offset++) matches = lower(start + offset) === comparator[offset]
       if (matches) {
         first = Math.min(first, start)
         // `timeout = 30`: take the key before a bare `=` too.
