@@ -64,6 +64,20 @@ it('rejects unknown tokenizers with the known list', async () => {
   await expect(createTokenizer('p50k')).rejects.toThrow(/o200k_base, cl100k_base, approx/)
 })
 
+describe('long texts', () => {
+  it('counts texts longer than one stretch exactly (split only where no piece crosses)', async () => {
+    const lines: string[] = []
+    for (let index = 0; lines.join('\n').length < 1_300_000; index++) {
+      lines.push(index % 7 === 0 ? `    indented ${index} \uFEFF` : index % 5 === 0 ? '' : `Line ${index}: run \`pytest -q tests/test_${index}.py\` then check /var/tmp/x${index}.bin`)
+    }
+    const text = lines.join('\n')
+    for (const name of ['o200k_base', 'cl100k_base']) {
+      const tokenizer = await createTokenizer(name, { memoizeUpTo: 0 })
+      expect(tokenizer.count(text)).toBe(oracles[name]!.encode_ordinary(text).length)
+    }
+  })
+})
+
 describe('blobs', () => {
   it('counts pieces longer than LONG_PIECE in chunks, within a token per chunk of tiktoken', async () => {
     for (const name of ['o200k_base', 'cl100k_base']) {

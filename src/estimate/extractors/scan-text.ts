@@ -120,9 +120,8 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
     const newline = region.indexOf('\n', lineStart)
     let lineEnd = newline === -1 ? region.length : newline
     if (lineEnd > lineStart && region.charCodeAt(lineEnd - 1) === 13) lineEnd--
-    starts.length = 0
-    ends.length = 0
-    flags.length = 0
+    // Word buffers are reused across lines: `count` says how many entries this line holds.
+    let count = 0
     let lineFlags = 0
     for (let index = lineStart; index < lineEnd; ) {
       while (index < lineEnd && isSpace(region.charCodeAt(index))) index++
@@ -156,21 +155,22 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       if (left !== wordStart || right !== index) wordFlagsValue = wordFlags(region, left, right)
       else if (capitals === 1 && (CHAR_CLASS[region.charCodeAt(left)]! & UPPER_INNER) !== 0) wordFlagsValue = (raw & ~UPPER_INNER) | UPPER_FIRST
       else wordFlagsValue = capitals > 0 && (CHAR_CLASS[region.charCodeAt(left)]! & UPPER_INNER) !== 0 ? raw | UPPER_FIRST : raw
-      starts.push(left)
-      ends.push(right)
-      flags.push(wordFlagsValue)
+      starts[count] = left
+      ends[count] = right
+      flags[count] = wordFlagsValue
+      count++
       lineFlags |= wordFlagsValue
     }
-    if (starts.length > 0) {
+    if (count > 0) {
       const first = firstLine === undefined
-      firstLine ??= [starts[0]!, ends[ends.length - 1]!]
+      firstLine ??= [starts[0]!, ends[count - 1]!]
       spans.length = 0
       const errorOffsets = errorHits(lineStart, lineEnd)
       const lint = lintHit(lineStart, lineEnd)
       if (errorOffsets.length > 0 || lint) {
         // Every error anchor word contains a hint, so only the words holding hints need a look (all of them for lint codes).
         const words: Word[] = []
-        for (let index = 0, hit = 0; index < starts.length; index++) {
+        for (let index = 0, hit = 0; index < count; index++) {
           while (hit < errorOffsets.length && errorOffsets[hit]! < starts[index]!) hit++
           const holdsHint = hit < errorOffsets.length && errorOffsets[hit]! < ends[index]!
           if (lint || holdsHint) words.push({ start: starts[index]!, end: ends[index]!, text: region.slice(starts[index], ends[index]) })
@@ -182,13 +182,13 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
         }
       }
       if (mode !== 'tool' && quoteHit(lineStart, lineEnd)) for (const quoted of quotedSpans(region, lineStart, lineEnd)) spans.push(quoted)
-      for (let index = 0; index < starts.length; index++) {
+      for (let index = 0; index < count; index++) {
         if (isUnclassifiable(flags[index]!, region.charCodeAt(starts[index]!)) || (mode === 'tool' && !mayBeToolIdentifier(flags[index]!, ends[index]! - starts[index]!))) continue
         const kind = classifyWord(region.slice(starts[index], ends[index]), flags[index])
         if (kind && (mode !== 'tool' || TOOL_RESULT_KINDS.has(kind))) spans.push({ kind, start: starts[index]!, end: ends[index]! })
       }
       if (mode !== 'tool' && lineFlags & 8 /* DIGIT */) {
-        for (const [first, last] of numericPhrases(region, starts, ends, flags)) spans.push({ kind: 'number', start: starts[first]!, end: ends[last]! })
+        for (const [first, last] of numericPhrases(region, starts, ends, flags, count)) spans.push({ kind: 'number', start: starts[first]!, end: ends[last]! })
       }
       if (cueHit(lineStart, lineEnd)) for (const constraint of constraintSpans(region, lineStart, lineEnd)) spans.push(constraint)
       if (spans.length === 1) out.push(spans[0]!)

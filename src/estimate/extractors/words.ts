@@ -127,17 +127,18 @@ export function isPlainNumber(word: string): boolean {
 
 /**
  * Finds numbers made thresholds by their neighbours: `250 ms`, `>= 3`, `at most 5 retries`, `warmup_steps: 200`,
- * `port = 8080`. Words are given as parallel `starts`/`ends` offsets into `text` with their class `flags`; returns
+ * `port = 8080`. Words are the first `count` entries of parallel `starts`/`ends` offsets into `text` with their class
+ * `flags`; returns
  * `[firstWord, lastWord]` index pairs (inclusive). Only the neighbours of number words are sliced.
  */
-export function numericPhrases(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[]): Array<[number, number]> {
+export function numericPhrases(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], count = starts.length): Array<[number, number]> {
   const phrases: Array<[number, number]> = []
   const lower = (index: number) => text.slice(starts[index], ends[index]).toLowerCase()
-  for (let index = 0; index < starts.length; index++) {
+  for (let index = 0; index < count; index++) {
     if (!(flags[index]! & DIGIT) || !PLAIN_NUMBER.test(text.slice(starts[index], ends[index]))) continue
     let first = index
     let last = index
-    if (index + 1 < starts.length && UNIT_WORDS.has(lower(index + 1))) last = index + 1
+    if (index + 1 < count && UNIT_WORDS.has(lower(index + 1))) last = index + 1
     // Comparators end right before the number: compare their last word first, earlier words only on a hit.
     const before = index >= 1 ? lower(index - 1) : ''
     for (const comparator of COMPARATORS) {
