@@ -21,6 +21,8 @@ export {
   type CheckDecision, type CheckOptions, type CheckResult, type CheckSegment, type MessageRange,
 } from './check/index.js'
 export { checkJson, renderCheckReport, type ReportContext } from './report/check.js'
+export { describePlan, planDecisionJson } from './report/plan.js'
+export { compactJson, renderCompactReport, type CompactReportContext } from './report/compact.js'
 
 export { MESSAGE_SEPARATOR, PART_SEPARATOR, pairToolCalls, renderMessage, renderPart, renderSegment, type RenderedMessage } from './transcript/render.js'
 

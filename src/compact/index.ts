@@ -10,5 +10,3 @@ export type {
   PartVerification,
 } from './compact.js'
 export type { CompactionPlanner } from './_plan.js'
-export { compactJson, renderCompactReport } from './report.js'
-export type { CompactReportContext } from './report.js'

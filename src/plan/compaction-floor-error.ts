@@ -1,7 +1,8 @@
 import { FloorguardError } from '../errors.js'
 import type { Refusal, RefusalOption } from './types.js'
 
-function describeOption(option: RefusalOption): string {
+/** One refusal option as a sentence: `raise the slot to 1370`. */
+export function describeOption(option: RefusalOption): string {
   switch (option.kind) {
     case 'raise-slot':
       return `raise the slot to ${option.slot}`

@@ -1,5 +1,4 @@
-export { CompactionFloorError, describeRefusal } from './compaction-floor-error.js'
-export { describePlan, planDecisionJson } from './describe.js'
+export { CompactionFloorError, describeOption, describeRefusal } from './compaction-floor-error.js'
 export { createErrorFixLinker, isFailingResult, startsUserTurn, toolKeyOf, type ErrorFixLinkerOptions } from './error-fix.js'
 export { planCompaction, planCompactionOrThrow } from './plan.js'
 export { findAssignments, findSupersededState, resolveSupersession, scanAssignments, type StateAssignment } from './superseded.js'

@@ -1,5 +1,6 @@
 import type { CheckResult } from '../check/index.js'
 import { largestItems } from '../check/index.js'
+import { clip } from './_text.js'
 
 /** Header facts a report shows besides the check result. */
 export interface ReportContext {
@@ -25,10 +26,6 @@ export function checkJson(result: CheckResult, context: ReportContext, extraDeci
   }
 }
 
-function clip(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ')
-  return flat.length <= width ? flat : `${flat.slice(0, width - 1)}…`
-}
 
 /** Renders a check result as a readable report: segment, floor by kind, the largest items, the decision. */
 export function renderCheckReport(result: CheckResult, context: ReportContext, decisionLines: readonly string[] = []): string {

@@ -1,5 +1,5 @@
 import { checkTranscript } from '../../check/index.js'
-import { describePlan, planDecisionJson } from '../../plan/describe.js'
+import { describePlan, planDecisionJson } from '../../report/plan.js'
 import { checkJson, renderCheckReport } from '../../report/check.js'
 import { parseCommandArgs, UsageError, type CliCommand } from '../_command.js'
 import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'

@@ -1,5 +1,5 @@
 import { resolveRange } from '../../check/index.js'
-import { describePlan, planDecisionJson } from '../../plan/describe.js'
+import { describePlan, planDecisionJson } from '../../report/plan.js'
 import { planCompaction } from '../../plan/plan.js'
 import type { PlanOptions } from '../../plan/types.js'
 import { parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand } from '../_command.js'

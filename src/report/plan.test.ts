@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { charsTokenizer, createTestEstimator, user } from './__fixtures__/test-estimator.js'
-import { describePlan, planDecisionJson } from './describe.js'
-import { planCompaction } from './plan.js'
+import { charsTokenizer, createTestEstimator, user } from '../plan/__fixtures__/test-estimator.js'
+import { describePlan, planDecisionJson } from './plan.js'
+import { planCompaction } from '../plan/plan.js'
 
 const estimator = createTestEstimator()
 

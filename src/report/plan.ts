@@ -1,5 +1,6 @@
-import { describeRefusal } from './compaction-floor-error.js'
-import type { CompactionPlan, RefusalOption, StateValue } from './types.js'
+import { describeOption, describeRefusal } from '../plan/compaction-floor-error.js'
+import type { CompactionPlan, StateValue } from '../plan/types.js'
+import { clip } from './_text.js'
 
 /**
  * The decision of a plan as `check --json` reports it: `kind`, and for a split `parts: [{ range, floor, slot }]`,
@@ -43,23 +44,6 @@ export function planDecisionJson(plan: CompactionPlan): Record<string, unknown> 
   }
 }
 
-function clip(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ')
-  return flat.length <= width ? flat : `${flat.slice(0, width - 1)}…`
-}
-
-function describeOption(option: RefusalOption): string {
-  switch (option.kind) {
-    case 'raise-slot':
-      return `raise the slot to ${option.slot}`
-    case 'raise-budget':
-      return `raise the summary budget to ${option.budget}`
-    case 'compact-range':
-      return `compact messages ${option.range[0]}–${option.range[1]} instead into ${option.slot} tokens, freeing ${option.frees} (${option.reason})`
-    case 'accept-risk':
-      return `accept the risk explicitly: ${option.shortfall} floor tokens will not fit`
-  }
-}
 
 /** One line per changed key (at most 20), its first values and always its current one. */
 function describeState(state: readonly StateValue[]): string[] {

@@ -1,4 +1,4 @@
-import type { CompactResult } from './compact.js'
+import type { CompactResult } from '../compact/compact.js'
 
 /** Where the compaction read from and wrote to, for reports. */
 export interface CompactReportContext {
