@@ -183,3 +183,20 @@ describe('conservative estimator', () => {
     expect(createConservativeEstimator({ tokenizer, fixedFloor: 900 }).estimate([user('only once')]).total).toBe(900)
   })
 })
+
+describe('full estimator: regressions found on the real corpus', () => {
+  // ../shared/corpus/real Claude Code session 2 yielded `~22` as a version, `1. **Steps` as a threshold and
+  // `except ImportError as e:` as an error.
+  it('does not take approximations for version ranges', () => {
+    expect(kinds(full.extract(assistant({ type: 'text', text: 'It took ~22 hours and ~2-3 retries; pin ^2.0 and ~1.2.3.' }), 0))).toEqual({ '^2.0': 'version', '~1.2.3': 'version' })
+  })
+
+  it('does not read list markers as numbers with units', () => {
+    expect(texts(full.extract(assistant({ type: 'text', text: '1. **Steps** to reproduce\n2) retries are off\nuse 3 retries' }), 0))).toEqual(['3 retries'])
+  })
+
+  it('does not take code that names an exception for an error', () => {
+    const code = '    79→    except ImportError as e:\n    80→        raise ValueError("bad config")\nValueError: bad config'
+    expect(texts(full.extract(result(code), 0))).toEqual(['ValueError: bad config'])
+  })
+})

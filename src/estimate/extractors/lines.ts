@@ -18,6 +18,8 @@ const ERROR_PHRASES = [
   'out of memory', 'no space left on device', 'connection refused', 'timed out', 'cannot find module', 'module not found',
   'is not defined', 'undefined reference', 'syntax error', 'access denied', 'not found', 'killed',
 ]
+/** Keywords that, before an exception name on the same line, make the line code rather than an error. */
+const CODE_BEFORE_ERROR = /\b(?:except|catch|raise|throw|throws|isinstance|issubclass|import|class|extends|new|instanceof|pytest\.raises|assertRaises)\b/
 const LINT_CODE = /^[A-Z]{1,3}\d{3,4}$/
 const ERRNO = /^\[?errno\]?$/i
 const TOOL_ERROR = '<tool_use_error>'
@@ -32,6 +34,8 @@ const EXIT_CODE = /^Exit code \d+$/
  */
 export function errorAnchor(text: string, start: number, end: number, words: readonly Word[], isToolResult: boolean): number {
   for (const word of words) {
+    // Code that names an exception (`except ImportError as e:`, `raise ValueError(...)`) is not an error that happened.
+    if (CODE_BEFORE_ERROR.test(text.slice(start, word.start))) continue
     const bare = word.text.replace(/[:,;]+$/, '')
     const name = bare.slice(bare.lastIndexOf('.') + 1)
     if (name.length > 4 && /^[A-Z]/.test(name) && ERROR_SUFFIX.test(name) && !/^(?:Error|Warning|Exit)$/.test(name)) return word.start

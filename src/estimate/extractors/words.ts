@@ -49,7 +49,8 @@ const REGEX_META = /\\[dwsbDWSB.]|[\^$]|\[[^\]]*\]|\(\?|\.\*|\.\+|\|/
 const HEX = /^[0-9a-f]{7,64}$/
 const PIN = /^[A-Za-z0-9][\w.[\]-]*(?:===|==|>=|<=|~=|!=|>|<)\d[\w.*+!-]*(?:,(?:==|>=|<=|~=|!=|<|>)\d[\w.*+!-]*)*$/
 const NPM_PIN = /^@?[A-Za-z0-9][\w./-]*@[\^~]?\d[\w.+-]*$/
-const RANGE = /^(?:[\^~]|>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)*(?:-[\w.]+)?(?:,(?:>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)*)*$/
+// `^2.0` and `~1.2.3` need a dot: `~22` is an approximation in prose, not a range.
+const RANGE = /^(?:[\^~]\d+(?:\.[\dx*]+)+|(?:>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)*)(?:-[\w.]+)?(?:,(?:>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)*)*$/
 const SEMVER = /^v?\d+\.\d+\.\d+(?:[-+][\w.-]+)?$/
 const ENV = /^(?:--?[A-Za-z]+:)?[A-Z_][A-Z0-9_]*=\S*$/
 const FLAG_VALUE = /^--?[A-Za-z][\w-]*=\S+$/
@@ -138,7 +139,9 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
     if (!(flags[index]! & DIGIT) || !PLAIN_NUMBER.test(text.slice(starts[index], ends[index]))) continue
     let first = index
     let last = index
-    if (index + 1 < count && UNIT_WORDS.has(lower(index + 1))) last = index + 1
+    // `1. Steps` is a list marker, `3) retries` an enumeration: a number closed by `.` or `)` takes no unit.
+    const closer = text.charCodeAt(ends[index]!)
+    if (index + 1 < count && closer !== 46 && closer !== 41 && UNIT_WORDS.has(lower(index + 1))) last = index + 1
     // Comparators end right before the number: compare their last word first, earlier words only on a hit.
     const before = index >= 1 ? lower(index - 1) : ''
     for (const comparator of COMPARATORS) {
