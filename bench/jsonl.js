@@ -8,6 +8,7 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { prng } from './_text.js'
 
 const args = process.argv.slice(2)
 const mbFlag = args.indexOf('--mb')
@@ -17,18 +18,6 @@ if (!(targetMb > 0)) throw new Error(`--mb: expected a positive number, got ${ar
 const dist = process.env.FLOORGUARD_DIST ? resolve(process.env.FLOORGUARD_DIST) : new URL('../dist/', import.meta.url).pathname
 const { claudeCodeFormat } = await import(pathToFileURL(join(dist, 'transcript/formats/claude-code.js')).href)
 const { sourceFromFile } = await import(pathToFileURL(join(dist, 'cli/source.js')).href)
-
-/** mulberry32: a tiny deterministic PRNG so every run streams the same bytes. */
-function prng(seed) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const random = prng(412)
 const words = 'the regex errno path version pin must never always exactly only build test fails ENOENT ./src/index.ts wandb==0.25.0 learning_rate 1e-4 /usr/local/bin pytest ruff F401 E501 CUDA out of memory'.split(' ')

@@ -2,7 +2,7 @@ import { FloorguardError } from '../errors.js'
 import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimator.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Transcript } from '../spec/transcript.js'
-import { renderMessage } from '../transcript/render.js'
+import { messageTokens } from '../transcript/render.js'
 import { planCompaction } from '../plan/plan.js'
 import type { CompactionPlan, PlanOptions } from '../plan/types.js'
 
@@ -76,7 +76,7 @@ export function describeSegment(transcript: Transcript, range: MessageRange, tok
   let toolCalls = 0
   let toolResults = 0
   for (const message of messages) {
-    tokens += tokenizer.count(renderMessage(message).text)
+    tokens += messageTokens(message, tokenizer)
     for (const part of message.parts) {
       if (part.type === 'tool-call') toolCalls++
       else if (part.type === 'tool-result') toolResults++

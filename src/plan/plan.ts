@@ -1,7 +1,7 @@
 import { FloorguardError } from '../errors.js'
 import type { FloorEstimate, FloorItem } from '../spec/estimator.js'
 import type { ToolPair } from '../spec/transcript.js'
-import { pairToolCalls, renderMessage } from '../transcript/render.js'
+import { messageTokens, pairToolCalls } from '../transcript/render.js'
 import { fewestParts, fewestTokens, type Partition, type PartitionProblem } from './_partition.js'
 import { CompactionFloorError } from './compaction-floor-error.js'
 import { createErrorFixLinker, startsUserTurn } from './error-fix.js'
@@ -158,7 +158,7 @@ function buildContext(segment: PlanSegment, options: PlanOptions): Context {
   const idOf = new Map<string, number>()
   const lastSeen = new Map<number, number>()
   messages.forEach((message, index) => {
-    prefixTokens[index + 1] = prefixTokens[index]! + tokenizer.count(renderMessage(message).text)
+    prefixTokens[index + 1] = prefixTokens[index]! + messageTokens(message, tokenizer)
     idStarts[index] = idList.length
     for (const item of estimator.extract(message, offset + index)) {
       let id = idOf.get(item.text)

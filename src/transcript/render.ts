@@ -1,3 +1,4 @@
+import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Part, ToolPair, UnpairedPart } from '../spec/transcript.js'
 
 /** Where one part sits inside a message's rendered text. */
@@ -49,6 +50,23 @@ export function renderMessage(message: Message): RenderedMessage {
   const rendered = { text, spans }
   renderCache.set(message, rendered)
   return rendered
+}
+
+const tokenCache = new WeakMap<TokenizerV1, WeakMap<Message, number>>()
+
+/** Tokens of a message's rendered text with `tokenizer`. Memoized per tokenizer and message object (check and the planner both need it). */
+export function messageTokens(message: Message, tokenizer: TokenizerV1): number {
+  let counts = tokenCache.get(tokenizer)
+  if (!counts) {
+    counts = new WeakMap()
+    tokenCache.set(tokenizer, counts)
+  }
+  let tokens = counts.get(message)
+  if (tokens === undefined) {
+    tokens = tokenizer.count(renderMessage(message).text)
+    counts.set(message, tokens)
+  }
+  return tokens
 }
 
 /** Renders a segment as one text (messages joined by a blank line), with each message's start offset. */
