@@ -82,10 +82,12 @@ export function isProse(flags: number): boolean {
 
 /**
  * Whether no word pattern can match a word with these flags, so it need not even be sliced: prose, hyphenated or
- * apostrophized prose (`well-known`, `don't`), and capitals without digits or underscores (`NOTE`), except errno
+ * apostrophized prose (`well-known`, `don't`), bare integers, and capitals without digits or underscores (`NOTE`), except errno
  * names, which start with `E` (`firstCode`).
  */
 export function isUnclassifiable(flags: number, firstCode: number): boolean {
+  // Bare integers only become items through their neighbours (`250 ms`), which numeric phrases handle.
+  if (flags === DIGIT) return true
   if ((flags & ~(PROSE_MASK | HYPHEN | QUOTE | UPPER_INNER)) !== 0) return false
   if (flags & UPPER_INNER) return firstCode !== 69 && (flags & LOWER) === 0 && (flags & (HYPHEN | QUOTE)) === 0
   return true

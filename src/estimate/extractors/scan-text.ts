@@ -1,5 +1,5 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import { CHAR_CLASS, COLON, CURRENCY, DIGIT, DOT, HYPHEN, isUnclassifiable, LOWER, OTHER, SPACE, UPPER_FIRST, UPPER_INNER, wordFlags } from './_flags.js'
+import { CHAR_CLASS, COLON, CURRENCY, DIGIT, DOT, HYPHEN, isUnclassifiable, LOWER, OTHER, QUOTE, SPACE, UPPER_FIRST, UPPER_INNER, wordFlags } from './_flags.js'
 import { isSpace, MAX_WORD_LENGTH, type Word } from './_scan.js'
 import { capSpan, constraintSpans, CUES, errorSpan, MAX_ERROR_LENGTH, quotedSpans, type RawSpan } from './lines.js'
 import { classifyWord, numericPhrases } from './words.js'
@@ -26,7 +26,6 @@ function mayBeToolIdentifier(flags: number, length: number): boolean {
  */
 const ERROR_HINTS = /rror|xception|errno|fatal|panic|err!|err:|fail|exit code|fault|warning|interrupt|abort|denied|not found|no such|killed|<tool_use_error>|timed out|out of memory|not defined|undefined reference|refused|not a git|cannot find|no space/gi
 const LINT_HINTS = /[A-Z]\d{3}/g
-const QUOTE_HINTS = /["'`“]/g
 
 const LEADING_TRIM = new Uint8Array(128)
 const TRAILING_TRIM = new Uint8Array(128)
@@ -105,7 +104,6 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   const out: RawSpan[] = []
   const errorHits = collector(hits(region, ERROR_HINTS))
   const lintHit = cursor(hits(region, LINT_HINTS))
-  const quoteHit = mode === 'tool' ? () => false : cursor(hits(region, QUOTE_HINTS))
   const cueHit = mode === 'instruction' ? cursor(hits(region, new RegExp(CUES.source, 'gi'))) : () => false
   const starts: number[] = []
   const ends: number[] = []
@@ -123,6 +121,8 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
     // Word buffers are reused across lines: `count` says how many entries this line holds.
     let count = 0
     let lineFlags = 0
+    // Raw flags of every word, trimmed punctuation and blobs included: whether the line holds a quote character.
+    let lineRaw = 0
     for (let index = lineStart; index < lineEnd; ) {
       while (index < lineEnd && isSpace(region.charCodeAt(index))) index++
       const wordStart = index
@@ -138,9 +138,10 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
           raw |= charClass
         } else {
           if (isSpace(code)) break
-          raw |= code === 0x20ac || code === 0xa3 ? CURRENCY : OTHER
+          raw |= code === 0x20ac || code === 0xa3 ? CURRENCY : code === 0x201c ? QUOTE | OTHER : OTHER
         }
       }
+      lineRaw |= raw
       if (index === wordStart || index - wordStart > MAX_WORD_LENGTH) continue
       let left = wordStart
       let right = index
@@ -181,7 +182,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
           sawError = true
         }
       }
-      if (mode !== 'tool' && quoteHit(lineStart, lineEnd)) for (const quoted of quotedSpans(region, lineStart, lineEnd)) spans.push(quoted)
+      if (mode !== 'tool' && lineRaw & QUOTE) for (const quoted of quotedSpans(region, lineStart, lineEnd)) spans.push(quoted)
       for (let index = 0; index < count; index++) {
         if (isUnclassifiable(flags[index]!, region.charCodeAt(starts[index]!)) || (mode === 'tool' && !mayBeToolIdentifier(flags[index]!, ends[index]! - starts[index]!))) continue
         const kind = classifyWord(region.slice(starts[index], ends[index]), flags[index])

@@ -136,7 +136,8 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
   const phrases: Array<[number, number]> = []
   const lower = (index: number) => text.slice(starts[index], ends[index]).toLowerCase()
   for (let index = 0; index < count; index++) {
-    if (!(flags[index]! & DIGIT) || !PLAIN_NUMBER.test(text.slice(starts[index], ends[index]))) continue
+    // Digits alone are a plain number without a look at the text; anything else with a digit needs the pattern.
+    if (!(flags[index]! & DIGIT) || (flags[index] !== DIGIT && !PLAIN_NUMBER.test(text.slice(starts[index], ends[index])))) continue
     let first = index
     let last = index
     // `1. Steps` is a list marker, `3) retries` an enumeration: a number closed by `.` or `)` takes no unit.
