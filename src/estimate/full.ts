@@ -3,8 +3,9 @@ import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Role, ToolCallPart } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
 import { wordsOf } from './extractors/_scan.js'
-import { capSpan, type RawSpan } from './extractors/lines.js'
-import { scanText, type ScanMode } from './extractors/scan-text.js'
+import { capSpan } from './extractors/lines.js'
+import { scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
+import { SpanSet } from './_span-set.js'
 import { classifyWord } from './extractors/words.js'
 
 /** Options of {@link createFullEstimator}. */
@@ -113,7 +114,8 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
   function extractUncached(message: Message): FloorItem[] {
     const rendered = renderMessage(message)
     const items: FloorItem[] = []
-    const spans: RawSpan[] = []
+    // Agent text holds about one span per 40 units.
+    const spans = new SpanList(Math.min(rendered.text.length / 32, 1 << 20))
     for (const span of rendered.spans) {
       const part = message.parts[span.part]!
       if (part.type === 'reasoning') continue
@@ -129,15 +131,19 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
         continue
       }
       const mode = part.type === 'tool-result' ? 'tool' : part.type === 'summary' ? 'instruction' : modeOf(message.role)
-      for (const found of scanText(rendered.text, span.start, span.end, mode, part.type === 'tool-result' && part.isError)) spans.push(found)
+      scanText(rendered.text, span.start, span.end, mode, part.type === 'tool-result' && part.isError, spans)
     }
-    // Repeats inside one message add nothing to any segment's floor: keep the first occurrence of each text.
-    const seen = new Set<string>(items.map((item) => item.text))
-    for (const span of spans) {
-      const text = rendered.text.slice(span.start, span.end)
-      if (seen.has(text)) continue
-      seen.add(text)
-      items.push({ kind: span.kind, text, tokens: tokenizer.count(text), message: 0, start: span.start, end: span.end })
+    // Repeats inside one message add nothing to any segment's floor: keep the first occurrence of each text. Spans
+    // are deduplicated in place, so only distinct texts are sliced.
+    const argumentTexts = new Set<string>(items.map((item) => item.text))
+    const distinct = new SpanSet(rendered.text)
+    for (let index = 0; index < spans.length; index++) {
+      const start = spans.starts[index]!
+      const end = spans.ends[index]!
+      if (!distinct.add(start, end)) continue
+      const text = rendered.text.slice(start, end)
+      if (argumentTexts.size > 0 && argumentTexts.has(text)) continue
+      items.push({ kind: spans.kindOf(index), text, tokens: tokenizer.count(text), message: 0, start, end })
     }
     items.sort((a, b) => a.start - b.start)
     return items
@@ -149,7 +155,8 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
       items = extractUncached(message)
       cache.set(message, items)
     }
-    return items.map((item) => ({ ...item, message: index }))
+    // Cached items say message 0: items for another index are copies.
+    return index === 0 ? items.slice() : items.map((item) => ({ ...item, message: index }))
   }
 
   return {

@@ -2,6 +2,7 @@ import { FloorguardError } from '../errors.js'
 import type { FloorEstimate, FloorEstimatorV1, FloorItem, ItemKind } from '../spec/estimator.js'
 import type { Message } from '../spec/transcript.js'
 import { renderMessage, renderSegment } from '../transcript/render.js'
+import { SpanSet } from './_span-set.js'
 import {
   CONSTANT,
   DIGIT,
@@ -75,16 +76,19 @@ export function seedEstimateText(text: string, marginRatio: number = SEED_DEFAUL
   // The four patterns' texts are disjoint: only a quoted span holds a quote, only a path holds `/`, a
   // number is made of \d . e + - and a constant of [A-Z_]. So the reference's one `seen` set is as good
   // as one set per pattern (smaller, so more of it stays in cache), filled in any order.
-  const quoted = new SpanSet(text, 'quoted')
-  const numbers = new SpanSet(text, 'number')
-  const paths = new SpanSet(text, 'path')
-  const constants = new SpanSet(text, 'constant')
+  const quoted = new SpanSet(text)
+  const numbers = new SpanSet(text)
+  const paths = new SpanSet(text)
+  const constants = new SpanSet(text)
   scanQuoted(text, quoted)
   const { cues, hasSurrogates } = scanWords(text, numbers, constants)
   scanPaths(text, paths)
   const spans: SeedSpan[] = []
   let irreducible = 0
-  for (const set of [quoted, numbers, paths, constants]) irreducible += set.collect(spans, hasSurrogates)
+  irreducible += collectSpans(quoted, 'quoted', spans, hasSurrogates)
+  irreducible += collectSpans(numbers, 'number', spans, hasSurrogates)
+  irreducible += collectSpans(paths, 'path', spans, hasSurrogates)
+  irreducible += collectSpans(constants, 'constant', spans, hasSurrogates)
   SEED_CUES.forEach((cue, index) => {
     const start = cues[index] ?? -1
     if (start < 0) return
@@ -104,185 +108,19 @@ function assertMarginRatio(marginRatio: number): void {
   }
 }
 
-// With linear probing at most half full, a run of this many occupied slots has probability about
-// 0.824^256 < 10^-21 per insertion unless the input was built to collide; the set then stops trusting the hash.
-const MAX_PROBES = 256
-/** Numbers per slot: hash, start of the latest occurrence, length (0 when the slot is free). */
-const SLOT_SIZE = 3
-/** Spans up to this long go through the recent cache first. */
-const SHORT_SPAN = 8
-const RECENT_SLOTS = 1024
-
-/*
- * The distinct spans found so far, deduplicated by text without a string per match: agent text repeats
- * short spans (`0`, `200`, `"type"`) constantly. An open-addressing table (linear probing, at most half
- * full) is keyed by a hash of the span's characters, and a hit is confirmed by comparing the characters
- * in place, at the latest occurrence (likelier than the first to still be in cache). Strings are sliced
- * only for distinct spans, once, at the end. (Hashing only a long span's ends is no shortcut: agent
- * text is full of distinct quoted spans of one length that share both ends.) The hash is seeded per
- * call, so no fixed input collides on every run; should a probe sequence run long anyway, the set
- * moves to a Set of strings, which costs speed but never changes the result.
- */
-class SpanSet {
-  private count = 0
-  /** Per distinct span, in the order found: its first start and its end. */
-  private starts: Int32Array
-  private ends: Int32Array
-  /** SLOT_SIZE numbers per slot; a power-of-two number of slots. */
-  private slots: Int32Array
-  private mask: number
-  // 30 bits, so the field stays a small integer (a wider one would change the object's shape in V8).
-  private readonly seed = Math.floor(Math.random() * 0x4000_0000)
-  private strings: Set<string> | undefined
-  /** RECENT_SLOTS latest starts (-1 when free), then their lengths. */
-  private readonly recent = new Int32Array(RECENT_SLOTS * 2).fill(-1)
-
-  constructor(
-    private readonly text: string,
-    private readonly pattern: SeedPattern,
-  ) {
-    // Grown by doubling from about one span per 512 units (agent text holds one distinct span of each
-    // pattern per 200 to 1,000 units), within bounds: a table larger than the spans need falls out of cache.
-    const capacity = 2 ** Math.min(Math.max(Math.ceil(Math.log2(text.length / 512)), 9), 14)
-    this.starts = new Int32Array(capacity)
-    this.ends = new Int32Array(capacity)
-    this.slots = new Int32Array(capacity * 2 * SLOT_SIZE)
-    this.mask = capacity * 2 - 1
+/** Appends `set`'s spans to `into` in the order first seen, priced; returns their tokens. `hasSurrogates`: whether code points may differ from units. */
+function collectSpans(set: SpanSet, pattern: SeedPattern, into: SeedSpan[], hasSurrogates: boolean): number {
+  const text = set.text
+  let total = 0
+  for (let index = 0; index < set.count; index++) {
+    const start = set.startOf(index)
+    const end = set.endOf(index)
+    // `>> 2` is `// 4` here (lengths are below 2^31), and keeps the field a small integer for V8.
+    const tokens = Math.max(1, (hasSurrogates ? codePointLength(text, start, end) : end - start) >> 2)
+    total += tokens
+    into.push({ pattern, text: set.spanText(index), start, end, tokens })
   }
-
-  /** Records `text.slice(start, end)` unless a span with that text is already recorded. */
-  add(start: number, end: number): void {
-    if (this.strings !== undefined) {
-      this.addString(start, end)
-      return
-    }
-    const { text, slots, mask, recent } = this
-    const length = end - start
-    // Short spans (`0`, `200`, `ENOENT`) repeat most: a small direct-mapped cache of their latest
-    // occurrence, keyed by length and end units, skips the hash and the table for them.
-    if (length <= SHORT_SPAN) {
-      const key = ((length << 8) ^ (text.charCodeAt(start) << 4) ^ text.charCodeAt(end - 1)) & (RECENT_SLOTS - 1)
-      const latest = recent[key] ?? -1
-      if (latest >= 0 && recent[key + RECENT_SLOTS] === length && sameText(text, latest, start, length)) return
-      recent[key] = start
-      recent[key + RECENT_SLOTS] = length
-    }
-    const hash = hashUnits(text, start, end, this.seed)
-    let slot = hash & mask
-    for (let probes = 0; ; probes++) {
-      const at = slot * SLOT_SIZE
-      const known = slots[at + 2] ?? 0
-      if (known === 0) {
-        this.insert(at, hash, start, length)
-        this.push(start, end)
-        return
-      }
-      if (known === length && slots[at] === hash && sameText(text, slots[at + 1] ?? 0, start, length)) {
-        slots[at + 1] = start
-        return
-      }
-      if (probes === MAX_PROBES) {
-        this.strings = new Set(Array.from({ length: this.count }, (_, index) => this.spanText(index)))
-        this.addString(start, end)
-        return
-      }
-      slot = (slot + 1) & mask
-    }
-  }
-
-  /** Appends the spans to `into` in the order first seen, priced; returns their tokens. `hasSurrogates`: whether code points may differ from units. */
-  collect(into: SeedSpan[], hasSurrogates: boolean): number {
-    const { pattern } = this
-    let total = 0
-    for (let index = 0; index < this.count; index++) {
-      const start = this.starts[index] ?? 0
-      const end = this.ends[index] ?? 0
-      // `>> 2` is `// 4` here (lengths are below 2^31), and keeps the field a small integer for V8.
-      const tokens = Math.max(1, (hasSurrogates ? codePointLength(this.text, start, end) : end - start) >> 2)
-      total += tokens
-      into.push({ pattern, text: this.spanText(index), start, end, tokens })
-    }
-    return total
-  }
-
-  /** Fills the free slot at `at`, growing the table once it is half full. */
-  private insert(at: number, hash: number, start: number, length: number): void {
-    this.slots[at] = hash
-    this.slots[at + 1] = start
-    this.slots[at + 2] = length
-    if ((this.count + 1) * 2 > this.mask) this.rehash(this.mask * 2 + 1)
-  }
-
-  private addString(start: number, end: number): void {
-    const strings = this.strings ?? new Set<string>()
-    const span = this.text.slice(start, end)
-    const known = strings.size
-    if (strings.add(span).size !== known) this.push(start, end)
-  }
-
-  private spanText(index: number): string {
-    return this.text.slice(this.starts[index] ?? 0, this.ends[index] ?? 0)
-  }
-
-  private push(start: number, end: number): void {
-    const index = this.count++
-    if (index === this.starts.length) {
-      this.starts = grow(this.starts)
-      this.ends = grow(this.ends)
-    }
-    this.starts[index] = start
-    this.ends[index] = end
-  }
-
-  private rehash(mask: number): void {
-    const old = this.slots
-    const slots = new Int32Array((mask + 1) * SLOT_SIZE)
-    for (let from = 0; from < old.length; from += SLOT_SIZE) {
-      if ((old[from + 2] ?? 0) === 0) continue
-      let slot = (old[from] ?? 0) & mask
-      while ((slots[slot * SLOT_SIZE + 2] ?? 0) !== 0) slot = (slot + 1) & mask
-      const to = slot * SLOT_SIZE
-      slots[to] = old[from] ?? 0
-      slots[to + 1] = old[from + 1] ?? 0
-      slots[to + 2] = old[from + 2] ?? 0
-    }
-    this.slots = slots
-    this.mask = mask
-  }
-}
-
-function grow(array: Int32Array): Int32Array {
-  const larger = new Int32Array(array.length * 2)
-  larger.set(array)
-  return larger
-}
-
-/*
- * FNV-1a over the UTF-16 units from a per-call seed, in two interleaved lanes of two units per step (a
- * quoted span can run for thousands of characters, and each lane's multiplications form a serial
- * chain), then murmur3's finalizer, which spreads the high bits, where the second unit of each pair
- * lands, over the low bits that pick the slot.
- */
-function hashUnits(text: string, start: number, end: number, seed: number): number {
-  let even = seed ^ (end - start)
-  let odd = ~seed
-  let index = start
-  for (; index + 3 < end; index += 4) {
-    even = Math.imul(even ^ (text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16)), 0x01000193)
-    odd = Math.imul(odd ^ (text.charCodeAt(index + 2) | (text.charCodeAt(index + 3) << 16)), 0x01000193)
-  }
-  for (; index < end; index++) even = Math.imul(even ^ text.charCodeAt(index), 0x01000193)
-  let hash = even ^ Math.imul(odd, 0x9e3779b1)
-  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b)
-  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35)
-  return hash ^ (hash >>> 16)
-}
-
-function sameText(text: string, first: number, second: number, length: number): boolean {
-  for (let offset = 0; offset < length; offset++) {
-    if (text.charCodeAt(first + offset) !== text.charCodeAt(second + offset)) return false
-  }
-  return true
+  return total
 }
 
 const QUOTE_DOUBLE = 0x22

@@ -18,6 +18,7 @@ const ERROR_PHRASES = [
   'out of memory', 'no space left on device', 'connection refused', 'timed out', 'cannot find module', 'module not found',
   'is not defined', 'undefined reference', 'syntax error', 'access denied', 'not found', 'killed',
 ]
+const ERROR_PHRASE_PATTERN = new RegExp(ERROR_PHRASES.join('|'), 'i')
 /** Keywords that, before an exception name on the same line, make the line code rather than an error. */
 const CODE_BEFORE_ERROR = /\b(?:except|catch|raise|throw|throws|isinstance|issubclass|import|class|extends|new|instanceof|pytest\.raises|assertRaises)\b/
 const LINT_CODE = /^[A-Z]{1,3}\d{3,4}$/
@@ -32,15 +33,17 @@ const EXIT_CODE = /^Exit code \d+$/
  * `error:`/`fatal:` word, or — for lines whose error is a phrase (`-bash: rsync: command not found`, lint codes,
  * `<tool_use_error>`) — the start of the line.
  */
-export function errorAnchor(text: string, start: number, end: number, words: readonly Word[], isToolResult: boolean): number {
+export function errorAnchor(text: string, start: number, end: number, words: readonly Word[], isToolResult: boolean, isAscii = false): number {
   for (const word of words) {
-    // Code that names an exception (`except ImportError as e:`, `raise ValueError(...)`) is not an error that happened.
-    if (CODE_BEFORE_ERROR.test(text.slice(start, word.start))) continue
     const bare = word.text.replace(/[:,;]+$/, '')
     const name = bare.slice(bare.lastIndexOf('.') + 1)
-    if (name.length > 4 && /^[A-Z]/.test(name) && ERROR_SUFFIX.test(name) && !/^(?:Error|Warning|Exit)$/.test(name)) return word.start
-    if (ERROR_LEAD.test(bare) && (text[word.end] === ':' || text[word.end] === '[' || /^[A-Z!]+$/.test(bare) || word.text.endsWith(':'))) return word.start
-    if (ERRNO.test(bare) || bare.startsWith('[Errno')) return word.start
+    const anchors =
+      (name.length > 4 && /^[A-Z]/.test(name) && ERROR_SUFFIX.test(name) && !/^(?:Error|Warning|Exit)$/.test(name)) ||
+      (ERROR_LEAD.test(bare) && (text[word.end] === ':' || text[word.end] === '[' || /^[A-Z!]+$/.test(bare) || word.text.endsWith(':'))) ||
+      ERRNO.test(bare) ||
+      bare.startsWith('[Errno')
+    // Code that names an exception (`except ImportError as e:`, `raise ValueError(...)`) is not an error that happened.
+    if (anchors && !CODE_BEFORE_ERROR.test(text.slice(start, word.start))) return word.start
   }
   const trimmed = firstNonSpace(text, start, end)
   if (trimmed >= end) return -1
@@ -48,9 +51,12 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
   if (line.startsWith(TOOL_ERROR)) return trimmed
   if (isToolResult && EXIT_CODE.test(line.trimEnd())) return trimmed
   if (words.some((word) => LINT_CODE.test(word.text)) && /:\d+/.test(line)) return trimmed
-  const lower = line.length <= 4096 ? line.toLowerCase() : ''
-  if (lower && ERROR_PHRASES.some((phrase) => lower.includes(phrase))) return trimmed
-  return -1
+  if (line.length > 4096) return -1
+  // On ASCII text one case-insensitive pass finds the same phrases as lowercasing (which maps some non-ASCII letters,
+  // such as the Kelvin sign, to ASCII ones).
+  if (isAscii) return ERROR_PHRASE_PATTERN.test(line) ? trimmed : -1
+  const lower = line.toLowerCase()
+  return ERROR_PHRASES.some((phrase) => lower.includes(phrase)) ? trimmed : -1
 }
 
 function firstNonSpace(text: string, start: number, end: number): number {
@@ -75,8 +81,8 @@ export function capSpan(text: string, start: number, end: number, limit: number)
 }
 
 /** The error span of a line: from its anchor to the end of the line (capped), or undefined. */
-export function errorSpan(text: string, start: number, end: number, words: readonly Word[], isToolResult: boolean): RawSpan | undefined {
-  const anchor = errorAnchor(text, start, end, words, isToolResult)
+export function errorSpan(text: string, start: number, end: number, words: readonly Word[], isToolResult: boolean, isAscii = false): RawSpan | undefined {
+  const anchor = errorAnchor(text, start, end, words, isToolResult, isAscii)
   if (anchor < 0) return undefined
   const spanEnd = trimEndIndex(text, anchor, end)
   if (spanEnd <= anchor) return undefined
@@ -94,37 +100,46 @@ const REGEX_CONTENT = /\\[dwsbDWSB.()[\]{}|+*?^$\\/]|^\^|\$$|\[[^\]]+\]|\(\?[:=!
  */
 export function quotedSpans(text: string, start: number, end: number): RawSpan[] {
   const spans: RawSpan[] = []
-  const exhausted = new Set<string>()
-  let index = start
-  while (index < end) {
-    const char = text[index]!
-    if (char === '`' && text[index + 1] === '`') {
-      while (index < end && text[index] === '`') index++
+  // Searches run in the line alone, and jump from one quote character to the next.
+  const line = start === 0 && end === text.length ? text : text.slice(start, end)
+  // Per opening quote character (OPENERS): its next offset at or after `index`, -1 once none is left or it is exhausted.
+  const next = OPENERS.map((opener) => line.indexOf(opener))
+  let index = 0
+  for (;;) {
+    let at = -1
+    for (let opener = 0; opener < next.length; opener++) {
+      if (next[opener]! !== -1 && next[opener]! < index) next[opener] = line.indexOf(OPENERS[opener]!, index)
+      if (next[opener]! !== -1 && (at === -1 || next[opener]! < at)) at = next[opener]!
+    }
+    if (at === -1) return spans
+    index = at
+    const code = line.charCodeAt(index)
+    if (code === BACKTICK && line.charCodeAt(index + 1) === BACKTICK) {
+      while (index < line.length && line.charCodeAt(index) === BACKTICK) index++
       continue
     }
-    const closer = char === '"' || char === '`' ? char : char === '“' ? '”' : char === "'" ? "'" : undefined
-    if (closer === undefined || exhausted.has(char)) {
+    if (code === APOSTROPHE && !opensSingleQuote(line, index, 0, line.length)) {
       index++
       continue
     }
-    if (char === "'" && !opensSingleQuote(text, index, start, end)) {
-      index++
-      continue
-    }
-    const close = findCloser(text, index + 1, end, closer)
+    const close = findCloser(line, index + 1, line.length, code === LEFT_DOUBLE ? '”' : line[index]!)
     if (close === -1) {
-      exhausted.add(char)
+      next[OPENERS.indexOf(line[index]!)] = -1
       index++
       continue
     }
     if (close > index + 1) {
-      const content = text.slice(index + 1, close)
-      spans.push({ kind: REGEX_CONTENT.test(content) ? 'regex' : 'quoted', start: index, end: close + 1 })
+      const content = line.slice(index + 1, close)
+      spans.push({ kind: REGEX_CONTENT.test(content) ? 'regex' : 'quoted', start: start + index, end: start + close + 1 })
     }
     index = close + 1
   }
-  return spans
 }
+
+const OPENERS = ['"', '`', '“', "'"]
+const BACKTICK = 0x60
+const APOSTROPHE = 0x27
+const LEFT_DOUBLE = 0x201c
 
 function opensSingleQuote(text: string, index: number, lineStart: number, lineEnd: number): boolean {
   if (index > lineStart && isAlnumAt(text, index - 1)) return false
@@ -148,11 +163,26 @@ function findCloser(text: string, from: number, end: number, closer: string): nu
 export const CUES = /\b(?:must|never|always|exactly|only|do not|don't|dont|does not|doesn't|at most|at least|no more than|no less than|no fewer than|required|requires|require|mandatory|ensure|make sure|should not|shouldn't|cannot|can't|forbidden|prohibited|not allowed|under no circumstances)\b/i
 
 /**
- * Splits one line into sentences and returns those holding a constraint cue, whole.
+ * Where a global pass of {@link CUES} over the text matched: `offsets[from, to)` are the matches on the line.
+ *
+ * A sentence holds a cue exactly when one of these falls inside it: a cue holds no sentence terminator, so no match
+ * crosses sentences, and a sentence is bounded by whitespace or the line's ends, so `\b` reads the same in it as in
+ * the whole text.
+ */
+export interface CueHits {
+  readonly offsets: readonly number[]
+  readonly from: number
+  readonly to: number
+}
+
+/**
+ * Splits one line into sentences and returns those holding a constraint cue, whole (`cues`: the line's matches, when
+ * the caller has them).
  * A sentence ends at `.`, `!` or `?` followed by whitespace, or at the line end.
  */
-export function constraintSpans(text: string, start: number, end: number): RawSpan[] {
+export function constraintSpans(text: string, start: number, end: number, cues?: CueHits): RawSpan[] {
   const spans: RawSpan[] = []
+  let cue = cues?.from ?? 0
   let sentenceStart = firstNonSpace(text, start, end)
   for (let index = sentenceStart; index <= end; index++) {
     const atEnd = index === end
@@ -160,7 +190,13 @@ export function constraintSpans(text: string, start: number, end: number): RawSp
     const closes = atEnd || ((code === 46 || code === 33 || code === 63) && (index + 1 >= end || isSpace(text.charCodeAt(index + 1))))
     if (!closes) continue
     const sentenceEnd = atEnd ? trimEndIndex(text, sentenceStart, end) : index + 1
-    if (sentenceEnd > sentenceStart && CUES.test(text.slice(sentenceStart, sentenceEnd))) {
+    let holdsCue: boolean
+    if (cues === undefined) holdsCue = sentenceEnd > sentenceStart && CUES.test(text.slice(sentenceStart, sentenceEnd))
+    else {
+      while (cue < cues.to && cues.offsets[cue]! < sentenceStart) cue++
+      holdsCue = cue < cues.to && cues.offsets[cue]! < sentenceEnd
+    }
+    if (holdsCue) {
       spans.push({ kind: 'constraint', start: sentenceStart, end: sentenceEnd })
     }
     sentenceStart = firstNonSpace(text, index + 1, end)

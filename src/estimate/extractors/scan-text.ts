@@ -13,6 +13,12 @@ export type ScanMode = 'instruction' | 'assistant' | 'tool'
 /** Kinds worth keeping from a successful tool result: identifiers nobody can re-derive cheaply, and errors. */
 const TOOL_RESULT_KINDS = new Set<ItemKind>(['url', 'uuid', 'hash', 'error'])
 
+/** Kinds a scan finds, by code (the index): a {@link SpanList} holds numbers only. */
+export const SPAN_KINDS = ['error', 'constraint', 'quoted', 'regex', 'version', 'path', 'url', 'env', 'constant', 'hash', 'uuid', 'number', 'identifier'] as const satisfies readonly ItemKind[]
+const KIND_CODES = Object.fromEntries(SPAN_KINDS.map((kind, code) => [kind, code])) as Partial<Record<ItemKind, number>>
+const kindCode = (kind: ItemKind): number => KIND_CODES[kind]!
+const NUMBER = kindCode('number')
+
 /** Whether a word with these flags and length could be a URL, UUID or hash (what tool results keep). */
 function mayBeToolIdentifier(flags: number, length: number): boolean {
   if (flags & COLON || (flags & DIGIT && flags & DOT)) return true
@@ -51,15 +57,130 @@ function cursor(offsets: readonly number[]): (start: number, end: number) => boo
   }
 }
 
-/** Like {@link cursor}, but returns the hits in `[start, end)`. */
-function collector(offsets: readonly number[]): (start: number, end: number) => number[] {
-  let next = 0
-  const found: number[] = []
-  return (start, end) => {
-    found.length = 0
-    while (next < offsets.length && offsets[next]! < start) next++
-    while (next < offsets.length && offsets[next]! < end) found.push(offsets[next++]!)
-    return found
+/** Spans in parallel typed arrays (kind code, start, end), in the order pushed: no object per span. */
+export class SpanList {
+  length = 0
+  kinds: Uint8Array
+  starts: Int32Array
+  ends: Int32Array
+
+  /** `capacity`: spans to make room for up front (the list grows by doubling past it). */
+  constructor(capacity = 1024) {
+    const size = Math.max(16, Math.ceil(capacity))
+    this.kinds = new Uint8Array(size)
+    this.starts = new Int32Array(size)
+    this.ends = new Int32Array(size)
+  }
+
+  /** Appends a span with kind code `kind` (an index of {@link SPAN_KINDS}). */
+  push(kind: number, start: number, end: number): void {
+    if (this.length === this.kinds.length) {
+      const capacity = this.length * 2
+      const kinds = new Uint8Array(capacity)
+      const starts = new Int32Array(capacity)
+      const ends = new Int32Array(capacity)
+      kinds.set(this.kinds)
+      starts.set(this.starts)
+      ends.set(this.ends)
+      this.kinds = kinds
+      this.starts = starts
+      this.ends = ends
+    }
+    this.kinds[this.length] = kind
+    this.starts[this.length] = start
+    this.ends[this.length] = end
+    this.length++
+  }
+
+  /** Kind of the `index`-th span. */
+  kindOf(index: number): ItemKind {
+    return SPAN_KINDS[this.kinds[index]!]!
+  }
+
+  /** The spans from `from` on, as objects. */
+  toArray(from = 0): RawSpan[] {
+    const spans: RawSpan[] = []
+    for (let index = from; index < this.length; index++) spans.push({ kind: this.kindOf(index), start: this.starts[index]!, end: this.ends[index]! })
+    return spans
+  }
+}
+
+/**
+ * One line's spans before merging, in reusable parallel arrays; {@link LineSpans.flush} merges overlapping ones
+ * (the longer span's kind names the union, the first found among equals) into a {@link SpanList}.
+ */
+class LineSpans {
+  count = 0
+  private readonly kinds: number[] = []
+  private readonly starts: number[] = []
+  private readonly ends: number[] = []
+  private readonly order: number[] = []
+
+  push(kind: number, start: number, end: number): void {
+    this.kinds[this.count] = kind
+    this.starts[this.count] = start
+    this.ends[this.count] = end
+    this.count++
+  }
+
+  pushSpan(span: RawSpan): void {
+    this.push(kindCode(span.kind), span.start, span.end)
+  }
+
+  /** Sign of the order of spans `a` and `b`: by start, then longest first. */
+  private before(a: number, b: number): number {
+    return this.starts[a]! - this.starts[b]! || this.ends[b]! - this.ends[a]!
+  }
+
+  /** Appends the merged spans, shifted by `offset`, to `into` and empties the line. */
+  flush(into: SpanList, offset: number): void {
+    const { count, kinds, starts, ends, order } = this
+    this.count = 0
+    if (count === 0) return
+    if (count === 1) {
+      into.push(kinds[0]!, starts[0]! + offset, ends[0]! + offset)
+      return
+    }
+    // By start, then longest first; stable. Lines hold a few spans, whose runs are sorted already: insertion sort,
+    // unless the line is long enough for that to cost more than a sort.
+    for (let index = 0; index < count; index++) order[index] = index
+    if (count > 32) {
+      // Drop the entries a longer line left behind before sorting the whole array.
+      order.length = count
+      order.sort((a, b) => this.before(a, b) || a - b)
+    }
+    else {
+      for (let index = 1; index < count; index++) {
+        const current = order[index]!
+        let at = index
+        while (at > 0 && this.before(order[at - 1]!, current) > 0) {
+          order[at] = order[at - 1]!
+          at--
+        }
+        order[at] = current
+      }
+    }
+    let kind = kinds[order[0]!]!
+    let start = starts[order[0]!]!
+    let end = ends[order[0]!]!
+    let longest = end - start
+    for (let index = 1; index < count; index++) {
+      const span = order[index]!
+      if (starts[span]! < end) {
+        if (ends[span]! > end) end = ends[span]!
+        if (ends[span]! - starts[span]! > longest) {
+          longest = ends[span]! - starts[span]!
+          kind = kinds[span]!
+        }
+        continue
+      }
+      into.push(kind, start + offset, end + offset)
+      kind = kinds[span]!
+      start = starts[span]!
+      end = ends[span]!
+      longest = end - start
+    }
+    into.push(kind, start + offset, end + offset)
   }
 }
 
@@ -93,22 +214,28 @@ export function mergeSpans(spans: RawSpan[]): RawSpan[] {
 }
 
 /**
- * Scans `[start, end)` of `text` line by line and returns merged raw spans (absolute offsets), in order.
+ * Scans `[start, end)` of `text` line by line and appends merged spans (absolute offsets), in order, to `into`
+ * (a new list unless given), which it returns.
  *
  * Sparse features (errors, quotes, constraint cues) are located by one regex pass each over the part, so the
  * per-line work for prose is a character loop that computes each word's class flags; only words that are not
  * plain prose are sliced and classified. A failing tool result that names no error keeps its first line.
  */
-export function scanText(text: string, start: number, end: number, mode: ScanMode, isError: boolean): RawSpan[] {
+export function scanText(text: string, start: number, end: number, mode: ScanMode, isError: boolean, into: SpanList = new SpanList()): SpanList {
   const region = start === 0 && end === text.length ? text : text.slice(start, end)
-  const out: RawSpan[] = []
-  const errorHits = collector(hits(region, ERROR_HINTS))
+  const base = into.length
+  // A local binding of the table: the character loop below is the hottest code of the estimator.
+  const classes = CHAR_CLASS
+  // Error hints: the line's hits are errorOffsets[errorFrom, errorTo), found by a cursor over increasing lines.
+  const errorOffsets = hits(region, ERROR_HINTS)
+  let errorTo = 0
   const lintHit = cursor(hits(region, LINT_HINTS))
-  const cueHit = mode === 'instruction' ? cursor(hits(region, new RegExp(CUES.source, 'gi'))) : () => false
+  const cueOffsets = mode === 'instruction' ? hits(region, new RegExp(CUES.source, 'gi')) : []
+  let cueTo = 0
   const starts: number[] = []
   const ends: number[] = []
   const flags: number[] = []
-  const spans: RawSpan[] = []
+  const spans = new LineSpans()
   let sawError = false
   let firstLine: [number, number] | undefined
   let firstLineSpans = -1
@@ -123,8 +250,13 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
     let lineFlags = 0
     // Raw flags of every word, trimmed punctuation and blobs included: whether the line holds a quote character.
     let lineRaw = 0
+    // Whether the line's words are all ASCII (what error phrases need to know).
+    let lineAscii = true
     for (let index = lineStart; index < lineEnd; ) {
-      while (index < lineEnd && isSpace(region.charCodeAt(index))) index++
+      for (; index < lineEnd; index++) {
+        const code = region.charCodeAt(index)
+        if (code < 128 ? (classes[code]! & SPACE) === 0 : !isSpace(code)) break
+      }
       const wordStart = index
       // One pass finds the word's end and its class flags; capitals are counted to tell a leading one apart.
       let raw = 0
@@ -132,12 +264,13 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       for (; index < lineEnd; index++) {
         const code = region.charCodeAt(index)
         if (code < 128) {
-          const charClass = CHAR_CLASS[code]!
+          const charClass = classes[code]!
           if (charClass & SPACE) break
           if (charClass & UPPER_INNER) capitals++
           raw |= charClass
         } else {
           if (isSpace(code)) break
+          lineAscii = false
           raw |= code === 0x20ac || code === 0xa3 ? CURRENCY : code === 0x201c ? QUOTE | OTHER : OTHER
         }
       }
@@ -165,46 +298,51 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
     if (count > 0) {
       const first = firstLine === undefined
       firstLine ??= [starts[0]!, ends[count - 1]!]
-      spans.length = 0
-      const errorOffsets = errorHits(lineStart, lineEnd)
+      while (errorTo < errorOffsets.length && errorOffsets[errorTo]! < lineStart) errorTo++
+      const errorFrom = errorTo
+      while (errorTo < errorOffsets.length && errorOffsets[errorTo]! < lineEnd) errorTo++
       const lint = lintHit(lineStart, lineEnd)
-      if (errorOffsets.length > 0 || lint) {
+      if (errorTo > errorFrom || lint) {
         // Every error anchor word contains a hint, so only the words holding hints need a look (all of them for lint codes).
         const words: Word[] = []
-        for (let index = 0, hit = 0; index < count; index++) {
-          while (hit < errorOffsets.length && errorOffsets[hit]! < starts[index]!) hit++
-          const holdsHint = hit < errorOffsets.length && errorOffsets[hit]! < ends[index]!
+        for (let index = 0, hit = errorFrom; index < count; index++) {
+          while (hit < errorTo && errorOffsets[hit]! < starts[index]!) hit++
+          const holdsHint = hit < errorTo && errorOffsets[hit]! < ends[index]!
           if (lint || holdsHint) words.push({ start: starts[index]!, end: ends[index]!, text: region.slice(starts[index], ends[index]) })
         }
-        const error = errorSpan(region, lineStart, lineEnd, words, mode === 'tool')
+        const error = errorSpan(region, lineStart, lineEnd, words, mode === 'tool', lineAscii)
         if (error) {
-          spans.push(error)
+          spans.pushSpan(error)
           sawError = true
         }
       }
-      if (mode !== 'tool' && lineRaw & QUOTE) for (const quoted of quotedSpans(region, lineStart, lineEnd)) spans.push(quoted)
+      if (mode !== 'tool' && lineRaw & QUOTE) for (const quoted of quotedSpans(region, lineStart, lineEnd)) spans.pushSpan(quoted)
       for (let index = 0; index < count; index++) {
-        if (isUnclassifiable(flags[index]!, region.charCodeAt(starts[index]!)) || (mode === 'tool' && !mayBeToolIdentifier(flags[index]!, ends[index]! - starts[index]!))) continue
+        // One-unit words never classify.
+        if (ends[index]! - starts[index]! < 2 || isUnclassifiable(flags[index]!, region.charCodeAt(starts[index]!)) || (mode === 'tool' && !mayBeToolIdentifier(flags[index]!, ends[index]! - starts[index]!))) continue
         const kind = classifyWord(region.slice(starts[index], ends[index]), flags[index])
-        if (kind && (mode !== 'tool' || TOOL_RESULT_KINDS.has(kind))) spans.push({ kind, start: starts[index]!, end: ends[index]! })
+        if (kind && (mode !== 'tool' || TOOL_RESULT_KINDS.has(kind))) spans.push(kindCode(kind), starts[index]!, ends[index]!)
       }
       if (mode !== 'tool' && lineFlags & 8 /* DIGIT */) {
-        for (const [first, last] of numericPhrases(region, starts, ends, flags, count)) spans.push({ kind: 'number', start: starts[first]!, end: ends[last]! })
+        for (const [first, last] of numericPhrases(region, starts, ends, flags, count)) spans.push(NUMBER, starts[first]!, ends[last]!)
       }
-      if (cueHit(lineStart, lineEnd)) for (const constraint of constraintSpans(region, lineStart, lineEnd)) spans.push(constraint)
-      if (spans.length === 1) out.push(spans[0]!)
-      else if (spans.length > 1) for (const span of mergeSpans(spans)) out.push(span)
-      if (first) firstLineSpans = out.length
+      while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineStart) cueTo++
+      const cueFrom = cueTo
+      while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineEnd) cueTo++
+      if (cueTo > cueFrom) for (const constraint of constraintSpans(region, lineStart, lineEnd, { offsets: cueOffsets, from: cueFrom, to: cueTo })) spans.pushSpan(constraint)
+      spans.flush(into, start)
+      if (first) firstLineSpans = into.length - base
     }
     if (newline === -1) break
     lineStart = newline + 1
   }
   if (mode === 'tool' && isError && !sawError && firstLine) {
     // The fallback span may overlap the first line's identifiers: merge it with them.
-    const head = out.splice(0, Math.max(0, firstLineSpans))
-    head.push({ kind: 'error', start: firstLine[0], end: capSpan(region, firstLine[0], firstLine[1], MAX_ERROR_LENGTH) })
-    out.unshift(...mergeSpans(head))
+    const found = into.toArray(base)
+    const head = found.splice(0, Math.max(0, firstLineSpans))
+    head.push({ kind: 'error', start: firstLine[0] + start, end: capSpan(region, firstLine[0], firstLine[1], MAX_ERROR_LENGTH) + start })
+    into.length = base
+    for (const span of [...mergeSpans(head), ...found]) into.push(kindCode(span.kind), span.start, span.end)
   }
-  if (start === 0) return out
-  return out.map((span) => ({ kind: span.kind, start: span.start + start, end: span.end + start }))
+  return into
 }

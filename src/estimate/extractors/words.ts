@@ -1,5 +1,5 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import { AT, BACKSLASH, COLON, COMPARE, CURRENCY, DIGIT, DOT, EQUALS, HYPHEN, isProse, LOWER, PAREN, SLASH, UNDERSCORE, UPPER_FIRST, UPPER_INNER, wordFlags } from './_flags.js'
+import { AT, BACKSLASH, COLON, COMPARE, CURRENCY, DIGIT, DOT, EQUALS, HYPHEN, isProse, LOWER, NON_HEX_LETTER, OTHER, PAREN, PERCENT, SLASH, UNDERSCORE, UPPER_FIRST, UPPER_INNER, wordFlags } from './_flags.js'
 
 /**
  * Classifies one whitespace-delimited word into an irreducible kind, or `undefined` for narrative.
@@ -23,7 +23,7 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
     if (ENV.test(word)) return 'env'
     if (FLAG_VALUE.test(word) || KEY_VALUE.test(word)) return NUMERIC_TAIL.test(word) ? 'number' : 'identifier'
   }
-  if (flags & (SLASH | BACKSLASH | DOT) && isPath(word)) return 'path'
+  if (flags & (SLASH | BACKSLASH | DOT) && isPath(word, flags)) return 'path'
   if (flags & UPPER_INNER || flags & UPPER_FIRST) {
     if (flags & UNDERSCORE && CONSTANT.test(word)) return 'constant'
     if (word.charCodeAt(0) === 69 && ERRNO_NAME.test(word)) return 'constant'
@@ -86,12 +86,13 @@ function isHash(word: string): boolean {
   return digits && letters
 }
 
-function isPath(word: string): boolean {
-  if (WINDOWS_PATH.test(word)) return true
-  if (FILE_NAME.test(word) && /[A-Za-z]/.test(word.slice(0, word.lastIndexOf('.')))) return true
-  if (SHORT_WORD_PAIR.test(word) || !(ROOTED_PATH.test(word) || RELATIVE_PATH.test(word))) return false
+/** Whether `word` (with these flags) is a path; each pattern runs only if the word has the character it needs. */
+function isPath(word: string, flags: number): boolean {
+  if (flags & BACKSLASH && WINDOWS_PATH.test(word)) return true
+  if (flags & DOT && FILE_NAME.test(word) && /[A-Za-z]/.test(word.slice(0, word.lastIndexOf('.')))) return true
+  if (!(flags & SLASH) || SHORT_WORD_PAIR.test(word) || !(ROOTED_PATH.test(word) || RELATIVE_PATH.test(word))) return false
   // A path names something: `1/2` and `2026/03/10` are numbers.
-  return /[A-Za-z]/.test(word)
+  return (flags & (LOWER | UPPER_FIRST | UPPER_INNER)) !== 0
 }
 
 function isDotted(word: string): boolean {
@@ -119,6 +120,25 @@ export const COMPARATORS: ReadonlyArray<readonly string[]> = [
   ['limit'], ['timeout'], ['threshold'], ['below'], ['above'], ['within'],
 ]
 
+/**
+ * Flags a unit word can have (letters and `%`; non-ASCII too, as the Kelvin sign lowercases to `k`), and its longest
+ * length: other next words are not sliced.
+ */
+const UNIT_FLAGS = LOWER | UPPER_FIRST | UPPER_INNER | NON_HEX_LETTER | PERCENT | OTHER
+const LONGEST_UNIT = Math.max(...[...UNIT_WORDS].map((unit) => unit.length))
+/** The comparators by their last word, in {@link COMPARATORS} order. */
+const COMPARATORS_BY_LAST = new Map<string, Array<readonly string[]>>()
+for (const comparator of COMPARATORS) {
+  const last = comparator[comparator.length - 1]!
+  COMPARATORS_BY_LAST.set(last, [...(COMPARATORS_BY_LAST.get(last) ?? []), comparator])
+}
+const LONGEST_COMPARATOR_WORD = Math.max(...COMPARATORS.flat().map((word) => word.length))
+/** Flags a {@link KEY} can have. */
+const KEY_FLAGS = LOWER | UPPER_FIRST | UPPER_INNER | NON_HEX_LETTER | DIGIT | UNDERSCORE | DOT | HYPHEN
+
+/** Flags a {@link PLAIN_NUMBER} can have: digits, signs, separators and an exponent's `e` (a hex letter). */
+const PLAIN_NUMBER_FLAGS = DIGIT | HYPHEN | OTHER | DOT | LOWER | UPPER_FIRST | UPPER_INNER
+
 const PLAIN_NUMBER = /^[-+]?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?$/
 
 /** Whether a word is a plain number (integer, decimal, thousands separators, exponent). */
@@ -135,19 +155,20 @@ export function isPlainNumber(word: string): boolean {
 export function numericPhrases(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], count = starts.length): Array<[number, number]> {
   const phrases: Array<[number, number]> = []
   const lower = (index: number) => text.slice(starts[index], ends[index]).toLowerCase()
+  const isUnitShaped = (index: number) => (flags[index]! & ~UNIT_FLAGS) === 0 && ends[index]! - starts[index]! <= LONGEST_UNIT
   for (let index = 0; index < count; index++) {
     // Digits alone are a plain number without a look at the text; anything else with a digit needs the pattern.
-    if (!(flags[index]! & DIGIT) || (flags[index] !== DIGIT && !PLAIN_NUMBER.test(text.slice(starts[index], ends[index])))) continue
+    if (!(flags[index]! & DIGIT) || (flags[index] !== DIGIT && ((flags[index]! & ~PLAIN_NUMBER_FLAGS) !== 0 || !PLAIN_NUMBER.test(text.slice(starts[index], ends[index]))))) continue
     let first = index
     let last = index
     // `1. Steps` is a list marker, `3) retries` an enumeration: a number closed by `.` or `)` takes no unit.
     const closer = text.charCodeAt(ends[index]!)
-    if (index + 1 < count && closer !== 46 && closer !== 41 && UNIT_WORDS.has(lower(index + 1))) last = index + 1
-    // Comparators end right before the number: compare their last word first, earlier words only on a hit.
-    const before = index >= 1 ? lower(index - 1) : ''
-    for (const comparator of COMPARATORS) {
+    if (index + 1 < count && closer !== 46 && closer !== 41 && isUnitShaped(index + 1) && UNIT_WORDS.has(lower(index + 1))) last = index + 1
+    // Comparators end right before the number: look them up by their last word, compare earlier words only on a hit.
+    const candidates = index >= 1 && ends[index - 1]! - starts[index - 1]! <= LONGEST_COMPARATOR_WORD ? COMPARATORS_BY_LAST.get(lower(index - 1)) : undefined
+    for (const comparator of candidates ?? []) {
       const start = index - comparator.length
-      if (start < 0 || comparator[comparator.length - 1] !== before) continue
+      if (start < 0) continue
       let matches = true
       for (let offset = 0; offset < comparator.length - 1 && matches; offset++) matches = lower(start + offset) === comparator[offset]
       if (matches) {
@@ -158,7 +179,8 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
       }
     }
     // `warmup_steps: 200` — the raw text before the number ends with a colon directly after the key.
-    if (first === index && index > 0 && KEY.test(text.slice(starts[index - 1], ends[index - 1]))) {
+    // The gap holds whitespace and a `:` or `=`, so it is at least two units long.
+    if (first === index && index > 0 && (flags[index - 1]! & ~KEY_FLAGS) === 0 && starts[index]! - ends[index - 1]! >= 2 && KEY.test(text.slice(starts[index - 1], ends[index - 1]))) {
       if (/^["']?\s*[:=]\s*$/.test(text.slice(ends[index - 1], starts[index]))) first = index - 1
     }
     if (first !== index || last !== index) phrases.push([first, last])
