@@ -11,6 +11,13 @@ export interface LoadOptions {
   readonly lenient: boolean
   /** Keep native records for writers (compact needs them; check and plan do not). */
   readonly keepSource: boolean
+  /** The command, for the warning lines (`floorguard plan: warning: …`). */
+  readonly command: string
+}
+
+/** Prints what a lenient reader skipped, one line each on stderr: nothing is ever skipped silently. */
+export function reportWarnings(transcript: Transcript, command: string, io: CliIo): void {
+  for (const warning of transcript.warnings ?? []) io.stderr(`floorguard ${command}: warning: ${warning}\n`)
 }
 
 /** Reads FILE (or stdin for `-` / no file) into a transcript; the name used in messages is the path as given. */
@@ -18,5 +25,6 @@ export async function loadTranscript(file: string | undefined, io: CliIo, option
   const source =
     file === undefined || file === '-' ? await sourceFromStdin(io.stdin) : await sourceFromFile(io.cwd === process.cwd() ? file : resolve(io.cwd, file))
   const transcript = await readTranscript(source, { format: options.format, lenient: options.lenient, keepSource: options.keepSource })
+  reportWarnings(transcript, options.command, io)
   return { transcript, name: source.name }
 }

@@ -126,6 +126,12 @@ describe('floorguard check', () => {
     expect(lenient.code).toBe(0)
     expect(JSON.parse(lenient.stdout)).toMatchObject({ format: 'claude-code', segment: { messages: 1 } })
     expect(lenient.stderr).toMatch(/warning: .*live\.jsonl:2:\d+: .*truncated/)
+    // plan and compact read through the same path and say it too.
+    const plan = await runCaptured(['plan', path, '--json', '--lenient'])
+    expect(plan.code).toBe(0)
+    expect(plan.stderr).toMatch(/^floorguard plan: warning: .*live\.jsonl:2:\d+: .*truncated/)
+    const compact = await runCaptured(['compact', path, '--json', '--lenient', '-o', `${path}.out`])
+    expect(compact.stderr).toMatch(/^floorguard compact: warning: .*live\.jsonl:2:\d+: .*truncated/m)
   })
 
   it('adds the stack with --debug', async () => {

@@ -33,9 +33,7 @@ export const checkCommand: CliCommand = {
     const { values, positionals } = parseCommandArgs(args, ESTIMATION_FLAGS)
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`)
     const { slot, range, format, lenient, tokenizer, estimator } = await resolveEstimation(values)
-    const { transcript, name } = await loadTranscript(positionals[0], io, { format, lenient, keepSource: false })
-    // A skipped truncated line is said out loud: nothing is skipped silently.
-    for (const warning of transcript.warnings ?? []) io.stderr(`floorguard check: warning: ${warning}\n`)
+    const { transcript, name } = await loadTranscript(positionals[0], io, { format, lenient, keepSource: false, command: 'check' })
     const result = checkTranscript(transcript, { estimator, tokenizer, slot, ...(range ? { range } : {}) })
     const context = { file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name }
     io.stdout(

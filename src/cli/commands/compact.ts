@@ -9,6 +9,7 @@ import { createSummarizer } from '../../summarize/index.js'
 import { appendMessages, getFormat, readTranscript, sourceFromString, writeTranscript } from '../../transcript/index.js'
 import { parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
 import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
+import { reportWarnings } from '../_load.js'
 
 const usage = `usage: floorguard compact FILE|- [--range A:B] [--slot N] [--margin R] [--budget N]
                          [--summarizer ledger|ai:PROVIDER:MODEL|cmd:COMMAND] [-o OUT] [--json]
@@ -147,6 +148,7 @@ export const compactCommand: CliCommand = {
       lenient,
       keepSource: true,
     })
+    reportWarnings(transcript, 'compact', io)
     const format = getFormat(transcript.format)
     if (!format.write && !format.append) {
       throw new UsageError(`format ${transcript.format} has no writer, so floorguard cannot write a compacted copy; convert it to openai or anthropic first`)

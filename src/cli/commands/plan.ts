@@ -53,7 +53,7 @@ export const planCommand: CliCommand = {
     const slotRounding = parseIntegerFlag('slot-rounding', values['slot-rounding'], 100)
     if (slotRounding < 1) throw new UsageError(`--slot-rounding: expected an integer >= 1, got ${slotRounding}`)
     const { slot, range, format, lenient, tokenizer, estimator } = await resolveEstimation(values)
-    const { transcript, name } = await loadTranscript(positionals[0], io, { format, lenient, keepSource: false })
+    const { transcript, name } = await loadTranscript(positionals[0], io, { format, lenient, keepSource: false, command: 'plan' })
     const [start, end] = resolveRange(range, transcript.messages.length)
     const planOptions: PlanOptions = {
       slot,
