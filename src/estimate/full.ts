@@ -114,6 +114,8 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
   function extractUncached(message: Message): FloorItem[] {
     const rendered = renderMessage(message)
     const items: FloorItem[] = []
+    // Items are distinct by text: each argument text once, and spans with a text an argument has are dropped.
+    const argumentTexts = new Set<string>()
     // Agent text holds about one span per 40 units.
     const spans = new SpanList(Math.min(rendered.text.length / 32, 1 << 20))
     for (const span of rendered.spans) {
@@ -122,6 +124,8 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
       if (part.type === 'tool-call') {
         let searchFrom = span.start
         for (const argument of argumentItems(part, maxLength, maxLines)) {
+          if (argumentTexts.has(argument.text)) continue
+          argumentTexts.add(argument.text)
           const found = rendered.text.indexOf(argument.needle, searchFrom)
           const start = found !== -1 && found < span.end ? found : span.start
           const end = found !== -1 && found < span.end ? found + argument.needle.length : span.end
@@ -135,7 +139,6 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
     }
     // Repeats inside one message add nothing to any segment's floor: keep the first occurrence of each text. Spans
     // are deduplicated in place, so only distinct texts are sliced.
-    const argumentTexts = new Set<string>(items.map((item) => item.text))
     const distinct = new SpanSet(rendered.text)
     for (let index = 0; index < spans.length; index++) {
       const start = spans.starts[index]!
@@ -166,17 +169,23 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
     marginRatio,
     extract,
     estimate(messages, offset = 0): FloorEstimate {
-      const seen = new Set<string>()
-      const items: FloorItem[] = []
+      let items: FloorItem[] = []
       let irreducible = 0
-      messages.forEach((message, index) => {
-        for (const item of extract(message, offset + index)) {
-          if (seen.has(item.text)) continue
-          seen.add(item.text)
-          items.push(item)
-          irreducible += item.tokens
-        }
-      })
+      if (messages.length === 1) {
+        // One message's items are distinct by text already.
+        items = extract(messages[0]!, offset)
+        for (const item of items) irreducible += item.tokens
+      } else {
+        const seen = new Set<string>()
+        messages.forEach((message, index) => {
+          for (const item of extract(message, offset + index)) {
+            if (seen.has(item.text)) continue
+            seen.add(item.text)
+            items.push(item)
+            irreducible += item.tokens
+          }
+        })
+      }
       const margin = Math.ceil(irreducible * marginRatio)
       return { estimator: 'full', tokenizer: tokenizer.name, irreducible, margin, total: irreducible + margin, items }
     },

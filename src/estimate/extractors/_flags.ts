@@ -54,6 +54,40 @@ set('"\'`', QUOTE)
 set('#&*+,;?[]{}|', OTHER)
 set(' \t\n\v\f\r', SPACE)
 
+/** `\n`, in {@link UNIT_CLASS} only. */
+export const NEWLINE = 1 << 20
+/** A unit outside ASCII, in {@link UNIT_CLASS} only. */
+export const NON_ASCII = 1 << 21
+/** `”`, which closes quotes without being a quote character in a word's flags; in {@link UNIT_CLASS} only. */
+export const RIGHT_QUOTE = 1 << 22
+/** Punctuation trimmed from the start of a word; in {@link UNIT_CLASS} only. */
+export const LEADING_TRIM = 1 << 23
+/** Punctuation trimmed from the end of a word; in {@link UNIT_CLASS} only. */
+export const TRAILING_TRIM = 1 << 24
+/** The bits of {@link UNIT_CLASS} that are word flags. */
+export const WORD_FLAGS = SPACE - 1
+
+/**
+ * Class of every UTF-16 unit: the word flags of {@link CHAR_CLASS} for ASCII, `OTHER` (or `CURRENCY`, or `QUOTE` for
+ * `“`) for the rest, plus the scanner's bits ({@link SPACE}, {@link NEWLINE}, {@link NON_ASCII}, {@link RIGHT_QUOTE},
+ * the trim bits). One lookup per unit, with no branch on its range, is what the scanner's character loop costs.
+ */
+export const UNIT_CLASS = new Uint32Array(0x10000)
+for (let code = 0; code < 0x10000; code++) {
+  if (code < 128) UNIT_CLASS[code] = TABLE[code]!
+  else {
+    const spaceLike = code === 0xa0 || code === 0x3000 || code === 0x2028 || code === 0x2029 || (code >= 0x2000 && code <= 0x200a) || code === 0x202f || code === 0x205f || code === 0x1680 || code === 0x85 || code === 0xfeff
+    UNIT_CLASS[code] = NON_ASCII | (spaceLike ? SPACE : code === 0x20ac || code === 0xa3 ? CURRENCY : code === 0x201c ? QUOTE | OTHER : OTHER)
+  }
+}
+const mark = (chars: string, flag: number) => {
+  for (const char of chars) UNIT_CLASS[char.charCodeAt(0)] = UNIT_CLASS[char.charCodeAt(0)]! | flag
+}
+mark('\n', NEWLINE)
+mark('”', RIGHT_QUOTE)
+mark('([{<"\'`*“‘«', LEADING_TRIM)
+mark(')]}>,;:.!?"\'`*”’»', TRAILING_TRIM)
+
 /** Flags of `text[start, end)`. A capital at `start` counts as UPPER_FIRST, later ones as UPPER_INNER. */
 export function wordFlags(text: string, start: number, end: number): number {
   let flags = 0

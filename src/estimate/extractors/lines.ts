@@ -1,4 +1,5 @@
 import type { ItemKind } from '../../spec/estimator.js'
+import { CUE_PHRASES } from './_phrases.js'
 import { isAlnumAt, isSpace, wordsOf, type Word } from './_scan.js'
 
 /** A raw span found by an extractor, before pricing and merging. Offsets index the scanned text. */
@@ -95,75 +96,90 @@ const REGEX_CONTENT = /\\[dwsbDWSB.()[\]{}|+*?^$\\/]|^\^|\$$|\[[^\]]+\]|\(\?[:=!
  * Finds quoted strings on one line: `"…"`, `` `…` ``, `“…”`, and `'…'` where the quotes are not apostrophes.
  *
  * An apostrophe inside a word (`don't`, `it's`) neither opens nor closes a quote, so prose with contractions yields
- * nothing. A quote without its closer on the same line is not a quote. Linear: once a quote character finds no
- * closer, no later opener of that character on the line can, so that character is not searched again.
+ * nothing. A quote without its closer on the same line is not a quote.
  */
 export function quotedSpans(text: string, start: number, end: number): RawSpan[] {
   const spans: RawSpan[] = []
-  // Searches run in the line alone, and jump from one quote character to the next.
-  const line = start === 0 && end === text.length ? text : text.slice(start, end)
-  // Per opening quote character (OPENERS): its next offset at or after `index`, -1 once none is left or it is exhausted.
-  const next = OPENERS.map((opener) => line.indexOf(opener))
-  let index = 0
-  for (;;) {
-    let at = -1
-    for (let opener = 0; opener < next.length; opener++) {
-      if (next[opener]! !== -1 && next[opener]! < index) next[opener] = line.indexOf(OPENERS[opener]!, index)
-      if (next[opener]! !== -1 && (at === -1 || next[opener]! < at)) at = next[opener]!
-    }
-    if (at === -1) return spans
-    index = at
-    const code = line.charCodeAt(index)
-    if (code === BACKTICK && line.charCodeAt(index + 1) === BACKTICK) {
-      while (index < line.length && line.charCodeAt(index) === BACKTICK) index++
+  const count = quotePositions(text, start, end, lineQuotes, 0)
+  forEachQuoted(text, start, end, lineQuotes, count, (isRegex, from, to) => spans.push({ kind: isRegex ? 'regex' : 'quoted', start: from, end: to }))
+  return spans
+}
+
+/** Offsets of the quote characters of a line, for {@link quotedSpans} (reused: scans never nest). */
+const lineQuotes: number[] = []
+
+/** Appends the offsets of the quote characters (`"`, `'`, `` ` ``, `“`, `”`) in `[start, end)` to `into` from `count` on; returns the new count. */
+export function quotePositions(text: string, start: number, end: number, into: number[], count: number): number {
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 34 || code === APOSTROPHE || code === BACKTICK || code === LEFT_DOUBLE || code === RIGHT_DOUBLE) into[count++] = index
+  }
+  return count
+}
+
+/**
+ * Calls `visit` for each quoted string of the line `[start, end)` (see {@link quotedSpans}), in order, with whether
+ * its content is a regex. `quotes[0, count)` are the offsets of the line's quote characters, in order (see
+ * {@link quotePositions}): the pairing walks that list only, and is linear, as once a quote character finds no
+ * closer, no later opener of that character on the line can, so it is not tried again.
+ */
+export function forEachQuoted(text: string, start: number, end: number, quotes: readonly number[], count: number, visit: (isRegex: boolean, start: number, end: number) => void): void {
+  // Which openers found no closer: `"`, `` ` ``, `“`, `'`.
+  let exhausted = 0
+  let next = 0
+  while (next < count) {
+    const at = quotes[next]!
+    const code = text.charCodeAt(at)
+    const kind = code === 34 ? 1 : code === BACKTICK ? 2 : code === LEFT_DOUBLE ? 4 : code === APOSTROPHE ? 8 : 0
+    if (kind === 0 || exhausted & kind) {
+      next++
       continue
     }
-    if (code === APOSTROPHE && !opensSingleQuote(line, index, 0, line.length)) {
-      index++
+    if (code === BACKTICK && text.charCodeAt(at + 1) === BACKTICK && at + 1 < end) {
+      // A fence or an empty pair: skip the run of backticks.
+      let after = at
+      while (after < end && text.charCodeAt(after) === BACKTICK) after++
+      while (next < count && quotes[next]! < after) next++
       continue
     }
-    const close = findCloser(line, index + 1, line.length, code === LEFT_DOUBLE ? '”' : line[index]!)
-    if (close === -1) {
-      next[OPENERS.indexOf(line[index]!)] = -1
-      index++
+    if (code === APOSTROPHE && !opensSingleQuote(text, at, start, end)) {
+      next++
       continue
     }
-    if (close > index + 1) {
-      const content = line.slice(index + 1, close)
-      spans.push({ kind: REGEX_CONTENT.test(content) ? 'regex' : 'quoted', start: start + index, end: start + close + 1 })
+    const closer = code === LEFT_DOUBLE ? RIGHT_DOUBLE : code
+    let close = next + 1
+    for (; close < count; close++) {
+      const candidate = quotes[close]!
+      if (text.charCodeAt(candidate) !== closer) continue
+      if (closer !== APOSTROPHE) break
+      if (!isSpace(text.charCodeAt(candidate - 1)) && !(candidate + 1 < end && isAlnumAt(text, candidate + 1))) break
     }
-    index = close + 1
+    if (close === count) {
+      exhausted |= kind
+      next++
+      continue
+    }
+    const closeAt = quotes[close]!
+    if (closeAt > at + 1) visit(REGEX_CONTENT.test(text.slice(at + 1, closeAt)), at, closeAt + 1)
+    next = close + 1
   }
 }
 
-const OPENERS = ['"', '`', '“', "'"]
 const BACKTICK = 0x60
 const APOSTROPHE = 0x27
 const LEFT_DOUBLE = 0x201c
+const RIGHT_DOUBLE = 0x201d
 
 function opensSingleQuote(text: string, index: number, lineStart: number, lineEnd: number): boolean {
   if (index > lineStart && isAlnumAt(text, index - 1)) return false
   return index + 1 < lineEnd && !isSpace(text.charCodeAt(index + 1))
 }
 
-function findCloser(text: string, from: number, end: number, closer: string): number {
-  if (closer !== "'") {
-    const found = text.indexOf(closer, from)
-    return found !== -1 && found < end ? found : -1
-  }
-  for (let index = text.indexOf("'", from); index !== -1 && index < end; index = text.indexOf("'", index + 1)) {
-    const before = text.charCodeAt(index - 1)
-    const afterIsWord = index + 1 < end && isAlnumAt(text, index + 1)
-    if (!isSpace(before) && !afterIsWord) return index
-  }
-  return -1
-}
-
 /** Constraint cues (whole words, any case). */
-export const CUES = /\b(?:must|never|always|exactly|only|do not|don't|dont|does not|doesn't|at most|at least|no more than|no less than|no fewer than|required|requires|require|mandatory|ensure|make sure|should not|shouldn't|cannot|can't|forbidden|prohibited|not allowed|under no circumstances)\b/i
+export const CUES = new RegExp(`\\b(?:${CUE_PHRASES.join('|')})\\b`, 'i')
 
 /**
- * Where a global pass of {@link CUES} over the text matched: `offsets[from, to)` are the matches on the line.
+ * Where cues start in the text (see `findPhrases`): `offsets[from, to)` are those on the line.
  *
  * A sentence holds a cue exactly when one of these falls inside it: a cue holds no sentence terminator, so no match
  * crosses sentences, and a sentence is bounded by whitespace or the line's ends, so `\b` reads the same in it as in

@@ -1,7 +1,8 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import { CHAR_CLASS, COLON, CURRENCY, DIGIT, DOT, HYPHEN, isUnclassifiable, LOWER, OTHER, QUOTE, SPACE, UPPER_FIRST, UPPER_INNER, wordFlags } from './_flags.js'
-import { isSpace, MAX_WORD_LENGTH, type Word } from './_scan.js'
-import { capSpan, constraintSpans, CUES, errorSpan, MAX_ERROR_LENGTH, quotedSpans, type RawSpan } from './lines.js'
+import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
+import { MAX_WORD_LENGTH, type Word } from './_scan.js'
+import { findPhrases } from './_phrases.js'
+import { capSpan, constraintSpans, errorSpan, forEachQuoted, MAX_ERROR_LENGTH, quotePositions, type RawSpan } from './lines.js'
 import { classifyWord, numericPhrases } from './words.js'
 
 /**
@@ -18,6 +19,8 @@ export const SPAN_KINDS = ['error', 'constraint', 'quoted', 'regex', 'version', 
 const KIND_CODES = Object.fromEntries(SPAN_KINDS.map((kind, code) => [kind, code])) as Partial<Record<ItemKind, number>>
 const kindCode = (kind: ItemKind): number => KIND_CODES[kind]!
 const NUMBER = kindCode('number')
+const QUOTED = kindCode('quoted')
+const REGEX = kindCode('regex')
 
 /** Whether a word with these flags and length could be a URL, UUID or hash (what tool results keep). */
 function mayBeToolIdentifier(flags: number, length: number): boolean {
@@ -26,36 +29,19 @@ function mayBeToolIdentifier(flags: number, length: number): boolean {
   return length >= 7 && length <= 64 && (flags & ~(LOWER | DIGIT)) === 0 && (flags & DIGIT) !== 0 && (flags & LOWER) !== 0
 }
 
-/**
- * A superset of what `errorAnchor` recognizes, found by one pass of the regex engine over the part; only lines with
- * a hit are examined word by word. Literal alternatives only: no backtracking beyond one literal.
- */
-const ERROR_HINTS = /rror|xception|errno|fatal|panic|err!|err:|fail|exit code|fault|warning|interrupt|abort|denied|not found|no such|killed|<tool_use_error>|timed out|out of memory|not defined|undefined reference|refused|not a git|cannot find|no space/gi
-const LINT_HINTS = /[A-Z]\d{3}/g
-
-const LEADING_TRIM = new Uint8Array(128)
-const TRAILING_TRIM = new Uint8Array(128)
-for (const char of '([{<"\'`*') LEADING_TRIM[char.charCodeAt(0)] = 1
-for (const char of ')]}>,;:.!?"\'`*') TRAILING_TRIM[char.charCodeAt(0)] = 1
-const isLeadingTrim = (code: number) => (code < 128 ? LEADING_TRIM[code] === 1 : code === 0x201c || code === 0x2018 || code === 0xab)
-const isTrailingTrim = (code: number) => (code < 128 ? TRAILING_TRIM[code] === 1 : code === 0x201d || code === 0x2019 || code === 0xbb)
-
-/** Start offsets of every match of a global regex in `text`, in order. */
-function hits(text: string, pattern: RegExp): number[] {
-  const found: number[] = []
-  pattern.lastIndex = 0
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) found.push(match.index)
-  return found
-}
-
-/** Cursor over sorted hit offsets: whether any hit falls in `[start, end)`, for increasing, disjoint ranges. */
-function cursor(offsets: readonly number[]): (start: number, end: number) => boolean {
-  let next = 0
-  return (start, end) => {
-    while (next < offsets.length && offsets[next]! < start) next++
-    return next < offsets.length && offsets[next]! < end
+/** Whether `[start, end)` holds a capital followed by three digits (what a lint code such as `E501` starts with). */
+function holdsLintHint(text: string, start: number, end: number): boolean {
+  for (let index = start; index + 3 < end; index++) {
+    const code = text.charCodeAt(index)
+    if (code >= 65 && code <= 90 && isDigit(text.charCodeAt(index + 1)) && isDigit(text.charCodeAt(index + 2)) && isDigit(text.charCodeAt(index + 3))) return true
   }
+  return false
 }
+
+const isDigit = (code: number) => code >= 48 && code <= 57
+
+/** Words whose kind a scan remembers before it starts over. */
+const CLASSIFIED_ENTRIES = 1 << 16
 
 /** Spans in parallel typed arrays (kind code, start, end), in the order pushed: no object per span. */
 export class SpanList {
@@ -126,6 +112,9 @@ class LineSpans {
   pushSpan(span: RawSpan): void {
     this.push(kindCode(span.kind), span.start, span.end)
   }
+
+  /** Pushes a quoted string or regex found by {@link forEachQuoted}. */
+  readonly pushQuoted = (isRegex: boolean, start: number, end: number): void => this.push(isRegex ? REGEX : QUOTED, start, end)
 
   /** Sign of the order of spans `a` and `b`: by start, then longest first. */
   private before(a: number, b: number): number {
@@ -225,105 +214,124 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   const region = start === 0 && end === text.length ? text : text.slice(start, end)
   const base = into.length
   // A local binding of the table: the character loop below is the hottest code of the estimator.
-  const classes = CHAR_CLASS
+  const units = UNIT_CLASS
   // Error hints: the line's hits are errorOffsets[errorFrom, errorTo), found by a cursor over increasing lines.
-  const errorOffsets = hits(region, ERROR_HINTS)
+  const phrases = findPhrases(region, mode === 'instruction')
+  const errorOffsets = phrases.hints
   let errorTo = 0
-  const lintHit = cursor(hits(region, LINT_HINTS))
-  const cueOffsets = mode === 'instruction' ? hits(region, new RegExp(CUES.source, 'gi')) : []
+  const cueOffsets = phrases.cues
   let cueTo = 0
   const starts: number[] = []
   const ends: number[] = []
   const flags: number[] = []
+  // Indices of the line's words that some pattern could match (the rest are prose, integers or capitals).
+  const candidates: number[] = []
+  // Offsets of the line's quote characters.
+  const quotes: number[] = []
   const spans = new LineSpans()
+  // Kind codes (-1 for none) of the words classified so far: agent text repeats its identifiers, paths and errors.
+  const classified = new Map<string, number>()
+  const length = region.length
+  const tool = mode === 'tool'
   let sawError = false
   let firstLine: [number, number] | undefined
   let firstLineSpans = -1
 
   let lineStart = 0
+  let index = 0
   for (;;) {
-    const newline = region.indexOf('\n', lineStart)
-    let lineEnd = newline === -1 ? region.length : newline
-    if (lineEnd > lineStart && region.charCodeAt(lineEnd - 1) === 13) lineEnd--
     // Word buffers are reused across lines: `count` says how many entries this line holds.
     let count = 0
+    let candidateCount = 0
     let lineFlags = 0
     // Raw flags of every word, trimmed punctuation and blobs included: whether the line holds a quote character.
     let lineRaw = 0
-    // Whether the line's words are all ASCII (what error phrases need to know).
-    let lineAscii = true
-    for (let index = lineStart; index < lineEnd; ) {
-      for (; index < lineEnd; index++) {
-        const code = region.charCodeAt(index)
-        if (code < 128 ? (classes[code]! & SPACE) === 0 : !isSpace(code)) break
+    let quoteCount = 0
+    // Whether a word holds a lint code's head (`E501`): then every word of the line is a possible error anchor.
+    let lint = false
+    // One pass over the line finds its words, their class flags and the line's end (no separate search for `\n`).
+    let unitClass = 0
+    for (;;) {
+      for (; index < length; index++) {
+        unitClass = units[region.charCodeAt(index)]!
+        if ((unitClass & SPACE) === 0 || unitClass & NEWLINE) break
       }
+      if (index === length || unitClass & NEWLINE) break
       const wordStart = index
-      // One pass finds the word's end and its class flags; capitals are counted to tell a leading one apart.
+      // The first unit is classified apart, so that a leading capital needs no count: UPPER_INNER in `raw` means a later one.
+      const firstClass = unitClass
       let raw = 0
-      let capitals = 0
-      for (; index < lineEnd; index++) {
-        const code = region.charCodeAt(index)
-        if (code < 128) {
-          const charClass = classes[code]!
-          if (charClass & SPACE) break
-          if (charClass & UPPER_INNER) capitals++
-          raw |= charClass
-        } else {
-          if (isSpace(code)) break
-          lineAscii = false
-          raw |= code === 0x20ac || code === 0xa3 ? CURRENCY : code === 0x201c ? QUOTE | OTHER : OTHER
-        }
+      for (index++; index < length; index++) {
+        const charClass = units[region.charCodeAt(index)]!
+        if (charClass & SPACE) break
+        raw |= charClass
       }
-      lineRaw |= raw
-      if (index === wordStart || index - wordStart > MAX_WORD_LENGTH) continue
+      const all = firstClass | raw
+      lineRaw |= all
+      // Quote pairing walks the line's quote characters only: the few words holding one are scanned again for them.
+      if (all & (QUOTE | RIGHT_QUOTE) && !tool) quoteCount = quotePositions(region, wordStart, index, quotes, quoteCount)
+      if (!lint && (all & (UPPER_INNER | DIGIT)) === (UPPER_INNER | DIGIT)) lint = holdsLintHint(region, wordStart, index)
+      if (index - wordStart > MAX_WORD_LENGTH) continue
       let left = wordStart
       let right = index
-      while (left < right && isLeadingTrim(region.charCodeAt(left))) left++
-      while (right > left && isTrailingTrim(region.charCodeAt(right - 1))) {
-        // Keep the closing parenthesis of a call such as `main()` or `f(x)`.
-        if (region.charCodeAt(right - 1) === 41 && region.lastIndexOf('(', right - 1) >= left) break
-        right--
+      if (all & (LEADING_TRIM | TRAILING_TRIM)) {
+        while (left < right && units[region.charCodeAt(left)]! & LEADING_TRIM) left++
+        while (right > left && units[region.charCodeAt(right - 1)]! & TRAILING_TRIM) {
+          // Keep the closing parenthesis of a call such as `main()` or `f(x)`.
+          if (region.charCodeAt(right - 1) === 41 && region.lastIndexOf('(', right - 1) >= left) break
+          right--
+        }
+        if (right <= left) continue
       }
-      if (right <= left) continue
       let wordFlagsValue: number
       if (left !== wordStart || right !== index) wordFlagsValue = wordFlags(region, left, right)
-      else if (capitals === 1 && (CHAR_CLASS[region.charCodeAt(left)]! & UPPER_INNER) !== 0) wordFlagsValue = (raw & ~UPPER_INNER) | UPPER_FIRST
-      else wordFlagsValue = capitals > 0 && (CHAR_CLASS[region.charCodeAt(left)]! & UPPER_INNER) !== 0 ? raw | UPPER_FIRST : raw
+      else wordFlagsValue = (firstClass & UPPER_INNER ? (firstClass & ~UPPER_INNER) | UPPER_FIRST | raw : all) & WORD_FLAGS
       starts[count] = left
       ends[count] = right
       flags[count] = wordFlagsValue
-      count++
       lineFlags |= wordFlagsValue
+      // One-unit words never classify.
+      if (right - left >= 2 && !isUnclassifiable(wordFlagsValue, region.charCodeAt(left)) && (!tool || mayBeToolIdentifier(wordFlagsValue, right - left))) candidates[candidateCount++] = count
+      count++
     }
+    // Whether the line's words are all ASCII (what error phrases need to know).
+    const lineAscii = (lineRaw & NON_ASCII) === 0
+    let lineEnd = index
+    if (lineEnd > lineStart && region.charCodeAt(lineEnd - 1) === 13) lineEnd--
     if (count > 0) {
       const first = firstLine === undefined
       firstLine ??= [starts[0]!, ends[count - 1]!]
       while (errorTo < errorOffsets.length && errorOffsets[errorTo]! < lineStart) errorTo++
       const errorFrom = errorTo
       while (errorTo < errorOffsets.length && errorOffsets[errorTo]! < lineEnd) errorTo++
-      const lint = lintHit(lineStart, lineEnd)
       if (errorTo > errorFrom || lint) {
         // Every error anchor word contains a hint, so only the words holding hints need a look (all of them for lint codes).
         const words: Word[] = []
-        for (let index = 0, hit = errorFrom; index < count; index++) {
-          while (hit < errorTo && errorOffsets[hit]! < starts[index]!) hit++
-          const holdsHint = hit < errorTo && errorOffsets[hit]! < ends[index]!
-          if (lint || holdsHint) words.push({ start: starts[index]!, end: ends[index]!, text: region.slice(starts[index], ends[index]) })
+        for (let word = 0, hit = errorFrom; word < count; word++) {
+          while (hit < errorTo && errorOffsets[hit]! < starts[word]!) hit++
+          const holdsHint = hit < errorTo && errorOffsets[hit]! < ends[word]!
+          if (lint || holdsHint) words.push({ start: starts[word]!, end: ends[word]!, text: region.slice(starts[word], ends[word]) })
         }
-        const error = errorSpan(region, lineStart, lineEnd, words, mode === 'tool', lineAscii)
+        const error = errorSpan(region, lineStart, lineEnd, words, tool, lineAscii)
         if (error) {
           spans.pushSpan(error)
           sawError = true
         }
       }
-      if (mode !== 'tool' && lineRaw & QUOTE) for (const quoted of quotedSpans(region, lineStart, lineEnd)) spans.pushSpan(quoted)
-      for (let index = 0; index < count; index++) {
-        // One-unit words never classify.
-        if (ends[index]! - starts[index]! < 2 || isUnclassifiable(flags[index]!, region.charCodeAt(starts[index]!)) || (mode === 'tool' && !mayBeToolIdentifier(flags[index]!, ends[index]! - starts[index]!))) continue
-        const kind = classifyWord(region.slice(starts[index], ends[index]), flags[index])
-        if (kind && (mode !== 'tool' || TOOL_RESULT_KINDS.has(kind))) spans.push(kindCode(kind), starts[index]!, ends[index]!)
+      if (!tool && lineRaw & QUOTE) forEachQuoted(region, lineStart, lineEnd, quotes, quoteCount, spans.pushQuoted)
+      for (let candidate = 0; candidate < candidateCount; candidate++) {
+        const word = candidates[candidate]!
+        const text = region.slice(starts[word], ends[word])
+        let code = classified.get(text)
+        if (code === undefined) {
+          const kind = classifyWord(text, flags[word])
+          code = kind && (!tool || TOOL_RESULT_KINDS.has(kind)) ? kindCode(kind) : -1
+          if (classified.size === CLASSIFIED_ENTRIES) classified.clear()
+          classified.set(text, code)
+        }
+        if (code >= 0) spans.push(code, starts[word]!, ends[word]!)
       }
-      if (mode !== 'tool' && lineFlags & 8 /* DIGIT */) {
+      if (!tool && lineFlags & DIGIT) {
         for (const [first, last] of numericPhrases(region, starts, ends, flags, count)) spans.push(NUMBER, starts[first]!, ends[last]!)
       }
       while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineStart) cueTo++
@@ -333,8 +341,8 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       spans.flush(into, start)
       if (first) firstLineSpans = into.length - base
     }
-    if (newline === -1) break
-    lineStart = newline + 1
+    if (index === length) break
+    lineStart = ++index
   }
   if (mode === 'tool' && isError && !sawError && firstLine) {
     // The fallback span may overlap the first line's identifiers: merge it with them.

@@ -154,7 +154,8 @@ export function isPlainNumber(word: string): boolean {
  */
 export function numericPhrases(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], count = starts.length): Array<[number, number]> {
   const phrases: Array<[number, number]> = []
-  const lower = (index: number) => text.slice(starts[index], ends[index]).toLowerCase()
+  // Only capitals and non-ASCII units need lowercasing (the Kelvin sign lowercases to `k`).
+  const lower = (index: number) => (flags[index]! & (UPPER_FIRST | UPPER_INNER | OTHER) ? text.slice(starts[index], ends[index]).toLowerCase() : text.slice(starts[index], ends[index]))
   const isUnitShaped = (index: number) => (flags[index]! & ~UNIT_FLAGS) === 0 && ends[index]! - starts[index]! <= LONGEST_UNIT
   for (let index = 0; index < count; index++) {
     // Digits alone are a plain number without a look at the text; anything else with a digit needs the pattern.
