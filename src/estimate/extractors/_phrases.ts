@@ -14,6 +14,13 @@ export const ERROR_HINT_PHRASES = [
   'undefined reference', 'refused', 'not a git', 'cannot find', 'no space',
 ] as const
 
+/** Phrases that make a whole line an error (any case, anywhere in it): `-bash: rsync: command not found`. */
+export const ERROR_PHRASES = [
+  'command not found', 'no such file or directory', 'permission denied', 'not a git repository', 'segmentation fault',
+  'out of memory', 'no space left on device', 'connection refused', 'timed out', 'cannot find module', 'module not found',
+  'is not defined', 'undefined reference', 'syntax error', 'access denied', 'not found', 'killed',
+] as const
+
 /** Constraint cues: whole words or phrases, any case. */
 export const CUE_PHRASES = [
   'must', 'never', 'always', 'exactly', 'only', 'do not', "don't", 'dont', 'does not', "doesn't", 'at most', 'at least',
@@ -31,6 +38,8 @@ interface Automaton {
   readonly hintLengths: ReadonlyArray<readonly number[]>
   /** Per state, the lengths of the cue phrases ending there. */
   readonly cueLengths: ReadonlyArray<readonly number[]>
+  /** Per state, the lengths of the error phrases ending there. */
+  readonly errorLengths: ReadonlyArray<readonly number[]>
 }
 
 function build(): Automaton {
@@ -38,6 +47,7 @@ function build(): Automaton {
   const children: Array<Map<number, number>> = [new Map()]
   const hints: number[][] = [[]]
   const cues: number[][] = [[]]
+  const errors: number[][] = [[]]
   const insert = (phrase: string, into: number[][]) => {
     let state = 0
     for (const char of phrase) {
@@ -48,6 +58,7 @@ function build(): Automaton {
         children.push(new Map())
         hints.push([])
         cues.push([])
+        errors.push([])
         children[state]!.set(unit, next)
       }
       state = next
@@ -56,6 +67,7 @@ function build(): Automaton {
   }
   for (const phrase of ERROR_HINT_PHRASES) insert(phrase, hints)
   for (const phrase of CUE_PHRASES) insert(phrase, cues)
+  for (const phrase of ERROR_PHRASES) insert(phrase, errors)
   const states = children.length
   const table = new Uint16Array(states * ALPHABET)
   const fail = new Int32Array(states)
@@ -66,6 +78,7 @@ function build(): Automaton {
     if (state !== 0) {
       hints[state]!.push(...hints[fail[state]!]!)
       cues[state]!.push(...cues[fail[state]!]!)
+      errors[state]!.push(...errors[fail[state]!]!)
     }
     for (let unit = 0; unit < ALPHABET; unit++) {
       const child = children[state]!.get(unit)
@@ -81,13 +94,14 @@ function build(): Automaton {
   // Tag each transition with whether its target ends a phrase, so the scan loop tests one bit.
   for (let index = 0; index < table.length; index++) {
     const target = table[index]!
-    table[index] = (target << 1) | (hints[target]!.length > 0 || cues[target]!.length > 0 ? 1 : 0)
+    table[index] = (target << 1) | (hints[target]!.length > 0 || cues[target]!.length > 0 || errors[target]!.length > 0 ? 1 : 0)
   }
   // Upper case goes where lower case goes.
   for (let state = 0; state < states; state++) {
     for (let unit = 65; unit <= 90; unit++) table[state * ALPHABET + unit] = table[state * ALPHABET + unit + 32]!
   }
-  return { table, hintLengths: hints, cueLengths: cues }
+  if (states * 2 >= 0x10000) throw new Error('phrase automaton: too many states for its table')
+  return { table, hintLengths: hints, cueLengths: cues, errorLengths: errors }
 }
 
 let automaton: Automaton | undefined
@@ -103,21 +117,43 @@ export interface PhraseHits {
   readonly hints: number[]
   /** Where a constraint cue with a word boundary on both sides starts, at every occurrence. */
   readonly cues: number[]
+  /** Where an error phrase starts, at every occurrence. */
+  readonly errors: number[]
+}
+
+/** The automaton, built on first use. */
+function phraseAutomaton(): Automaton {
+  automaton ??= build()
+  return automaton
 }
 
 /**
- * Finds every occurrence of the error hints, and (with `withCues`) of the constraint cues bounded by `\b` on both
- * sides, in `text`.
+ * Records the phrases ending at `index` of `text`, where the automaton entered `state` through a transition tagged
+ * as ending one: every hint start, and (with `withCues`) every start of a cue with `\b` on both sides.
+ */
+function recordPhrases(text: string, index: number, state: number, withCues: boolean, hits: PhraseHits): void {
+  const { hintLengths, cueLengths, errorLengths } = automaton!
+  for (const phraseLength of hintLengths[state]!) push(hits.hints, index + 1 - phraseLength)
+  for (const phraseLength of errorLengths[state]!) push(hits.errors, index + 1 - phraseLength)
+  if (!withCues) return
+  for (const phraseLength of cueLengths[state]!) {
+    const start = index + 1 - phraseLength
+    // Every cue starts and ends with a letter, so `\b` holds where the unit outside is not a word unit.
+    if ((start === 0 || !isWordUnit(text.charCodeAt(start - 1))) && (index + 1 === text.length || !isWordUnit(text.charCodeAt(index + 1)))) push(hits.cues, start)
+  }
+}
+
+/**
+ * Finds every occurrence of the error hints and error phrases, and (with `withCues`) of the constraint cues bounded by
+ * `\b` on both sides, in `text`.
  *
  * Every match of a global `/hint|…/gi` pass is among `hints`, and the others overlap one (`timed out` and
  * `out of memory`); a sentence (which no cue crosses) holds a match of `/\b(?:cue|…)\b/gi` exactly when it holds
- * an offset of `cues`.
+ * an offset of `cues`; an ASCII line matches `/phrase|…/i` exactly when it holds an offset of `errors`.
  */
 export function findPhrases(text: string, withCues: boolean): PhraseHits {
-  automaton ??= build()
-  const { table, hintLengths, cueLengths } = automaton
-  const hints: number[] = []
-  const cues: number[] = []
+  const { table } = phraseAutomaton()
+  const hits: PhraseHits = { hints: [], cues: [], errors: [] }
   let state = 0
   const length = text.length
   for (let index = 0; index < length; index++) {
@@ -128,16 +164,9 @@ export function findPhrases(text: string, withCues: boolean): PhraseHits {
     }
     const step = table[(state << 7) | code]!
     state = step >> 1
-    if ((step & 1) === 0) continue
-    for (const phraseLength of hintLengths[state]!) push(hints, index + 1 - phraseLength)
-    if (!withCues) continue
-    for (const phraseLength of cueLengths[state]!) {
-      const start = index + 1 - phraseLength
-      // Every cue starts and ends with a letter, so `\b` holds where the unit outside is not a word unit.
-      if ((start === 0 || !isWordUnit(text.charCodeAt(start - 1))) && (index + 1 === length || !isWordUnit(text.charCodeAt(index + 1)))) push(cues, start)
-    }
+    if (step & 1) recordPhrases(text, index, state, withCues, hits)
   }
-  return { hints, cues }
+  return hits
 }
 
 /** Appends `offset`, keeping `list` sorted: a phrase found later may start earlier (`<tool_use_error>` after its `rror`). */

@@ -1,5 +1,5 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import { CUE_PHRASES } from './_phrases.js'
+import { CUE_PHRASES, ERROR_PHRASES } from './_phrases.js'
 import { isAlnumAt, isSpace, wordsOf, type Word } from './_scan.js'
 
 /** A raw span found by an extractor, before pricing and merging. Offsets index the scanned text. */
@@ -14,11 +14,6 @@ export const MAX_ERROR_LENGTH = 400
 
 const ERROR_SUFFIX = /(?:Error|Exception|Exit|Fault|Interrupt|Warning|Failure|Abort|Panic)$/
 const ERROR_LEAD = /^(?:error|fatal|panic|failed|failure|err!?|exception)$/i
-const ERROR_PHRASES = [
-  'command not found', 'no such file or directory', 'permission denied', 'not a git repository', 'segmentation fault',
-  'out of memory', 'no space left on device', 'connection refused', 'timed out', 'cannot find module', 'module not found',
-  'is not defined', 'undefined reference', 'syntax error', 'access denied', 'not found', 'killed',
-]
 const ERROR_PHRASE_PATTERN = new RegExp(ERROR_PHRASES.join('|'), 'i')
 /** Keywords that, before an exception name on the same line, make the line code rather than an error. */
 const CODE_BEFORE_ERROR = /\b(?:except|catch|raise|throw|throws|isinstance|issubclass|import|class|extends|new|instanceof|pytest\.raises|assertRaises)\b/
@@ -34,12 +29,16 @@ const EXIT_CODE = /^Exit code \d+$/
  * `error:`/`fatal:` word, or — for lines whose error is a phrase (`-bash: rsync: command not found`, lint codes,
  * `<tool_use_error>`) — the start of the line.
  */
-export function errorAnchor(text: string, start: number, end: number, words: readonly Word[], isToolResult: boolean, isAscii = false): number {
+export function errorAnchor(text: string, start: number, end: number, words: readonly Word[], isToolResult: boolean, isAscii = false, holdsPhrase?: boolean): number {
   for (const word of words) {
-    const bare = word.text.replace(/[:,;]+$/, '')
+    // The word without trailing `:`, `,` and `;`.
+    let bareEnd = word.text.length
+    while (bareEnd > 0 && isBareTrailer(word.text.charCodeAt(bareEnd - 1))) bareEnd--
+    const bare = word.text.slice(0, bareEnd)
     const name = bare.slice(bare.lastIndexOf('.') + 1)
+    const first = name.charCodeAt(0)
     const anchors =
-      (name.length > 4 && /^[A-Z]/.test(name) && ERROR_SUFFIX.test(name) && !/^(?:Error|Warning|Exit)$/.test(name)) ||
+      (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit') ||
       (ERROR_LEAD.test(bare) && (text[word.end] === ':' || text[word.end] === '[' || /^[A-Z!]+$/.test(bare) || word.text.endsWith(':'))) ||
       ERRNO.test(bare) ||
       bare.startsWith('[Errno')
@@ -48,16 +47,26 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
   }
   const trimmed = firstNonSpace(text, start, end)
   if (trimmed >= end) return -1
-  const line = text.slice(trimmed, end)
-  if (line.startsWith(TOOL_ERROR)) return trimmed
-  if (isToolResult && EXIT_CODE.test(line.trimEnd())) return trimmed
-  if (words.some((word) => LINT_CODE.test(word.text)) && /:\d+/.test(line)) return trimmed
-  if (line.length > 4096) return -1
-  // On ASCII text one case-insensitive pass finds the same phrases as lowercasing (which maps some non-ASCII letters,
-  // such as the Kelvin sign, to ASCII ones).
-  if (isAscii) return ERROR_PHRASE_PATTERN.test(line) ? trimmed : -1
-  const lower = line.toLowerCase()
+  if (end - trimmed >= TOOL_ERROR.length && text.startsWith(TOOL_ERROR, trimmed)) return trimmed
+  if (isToolResult && EXIT_CODE.test(text.slice(trimmed, end).trimEnd())) return trimmed
+  for (const word of words) {
+    if (LINT_CODE.test(word.text)) {
+      if (/:\d+/.test(text.slice(trimmed, end))) return trimmed
+      break
+    }
+  }
+  if (end - trimmed > 4096) return -1
+  // An ASCII line's phrases may have been found already (`holdsPhrase`); otherwise, on ASCII text, one
+  // case-insensitive pass finds the same phrases as lowercasing (which maps some non-ASCII letters, such as the
+  // Kelvin sign, to ASCII ones).
+  if (isAscii) return (holdsPhrase ?? ERROR_PHRASE_PATTERN.test(text.slice(trimmed, end))) ? trimmed : -1
+  const lower = text.slice(trimmed, end).toLowerCase()
   return ERROR_PHRASES.some((phrase) => lower.includes(phrase)) ? trimmed : -1
+}
+
+/** `:`, `,` or `;`. */
+function isBareTrailer(code: number): boolean {
+  return code === 58 || code === 44 || code === 59
 }
 
 function firstNonSpace(text: string, start: number, end: number): number {
@@ -82,8 +91,8 @@ export function capSpan(text: string, start: number, end: number, limit: number)
 }
 
 /** The error span of a line: from its anchor to the end of the line (capped), or undefined. */
-export function errorSpan(text: string, start: number, end: number, words: readonly Word[], isToolResult: boolean, isAscii = false): RawSpan | undefined {
-  const anchor = errorAnchor(text, start, end, words, isToolResult, isAscii)
+export function errorSpan(text: string, start: number, end: number, words: readonly Word[], isToolResult: boolean, isAscii = false, holdsPhrase?: boolean): RawSpan | undefined {
+  const anchor = errorAnchor(text, start, end, words, isToolResult, isAscii, holdsPhrase)
   if (anchor < 0) return undefined
   const spanEnd = trimEndIndex(text, anchor, end)
   if (spanEnd <= anchor) return undefined

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CUE_PHRASES, ERROR_HINT_PHRASES, findPhrases } from './_phrases.js'
+import { CUE_PHRASES, ERROR_HINT_PHRASES, ERROR_PHRASES, findPhrases } from './_phrases.js'
 
 // The automaton replaces two case-insensitive regex passes; these are the passes it must agree with.
 const HINTS = new RegExp(ERROR_HINT_PHRASES.join('|'), 'gi')
@@ -27,7 +27,8 @@ const pieces = [
   'found', 'timed out', 'out of memory', 'timed out of memory', '<tool_use_error>', 'killed', 'skilled', 'no such', 'no space',
   'must', 'MUST', 'mustard', 'only', 'read-only', 'do not', 'Do Not', "don't", "DON'T", 'dont', 'does not', "doesn't", 'require',
   'required', 'requires', 'requirement', 'at most', 'at least', 'no more than', 'no fewer than', 'under no circumstances', 'make sure',
-  'cannot', "can't", 'cannot find', 'never', 'always', 'exactly', 'ensure', 'x', '_', '9', ' ', '  ', '\n', '. ', '! ', '?', ',', "'",
+  'cannot', "can't", 'cannot find', 'command not found', 'Permission denied', 'no such file or directory', 'syntax error',
+  'is not defined', 'module not found', 'never', 'always', 'exactly', 'ensure', 'x', '_', '9', ' ', '  ', '\n', '. ', '! ', '?', ',', "'",
   '-', 'é', 'K', 'İ', '\u212A', 'ſ', '😀', '\t',
 ]
 const text = fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((parts) => parts.join(''))
@@ -65,6 +66,23 @@ describe('findPhrases', () => {
     )
   })
 
+  it('finds an error phrase in exactly the ASCII lines the phrase regex matches', () => {
+    const phrase = new RegExp(ERROR_PHRASES.join('|'), 'i')
+    fc.assert(
+      fc.property(text, (input) => {
+        const found = findPhrases(input, false).errors
+        let start = 0
+        for (const line of input.split('\n')) {
+          const end = start + line.length
+          // Non-ASCII lines are lowercased before the phrase test instead (see errorAnchor).
+          if (/^[\x00-\x7f]*$/.test(line)) expect(found.some((offset) => offset >= start && offset < end), JSON.stringify(line)).toBe(phrase.test(line))
+          start = end + 1
+        }
+      }),
+      { numRuns: 2000, seed: 11 },
+    )
+  })
+
   it('finds phrases in any case and never across a non-ASCII unit', () => {
     expect(findPhrases('OSError: x', false).hints).toEqual([3])
     expect(findPhrases('<tool_use_error>', false).hints).toEqual([0, 11])
@@ -72,6 +90,7 @@ describe('findPhrases', () => {
     expect(findPhrases('mustard', true).cues).toEqual([])
     // The Kelvin sign lowercases to `k`, but a case-insensitive regex without `u` does not pair it with `k`.
     expect(findPhrases('\u212Ailled', false).hints).toEqual([])
-    expect(findPhrases('', true)).toEqual({ hints: [], cues: [] })
+    expect(findPhrases('', true)).toEqual({ hints: [], cues: [], errors: [] })
+    expect(findPhrases('-bash: rsync: Command Not Found', false).errors).toEqual([14, 22])
   })
 })

@@ -1,6 +1,7 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
 import { MAX_WORD_LENGTH, type Word } from './_scan.js'
+import { SpanSet } from '../_span-set.js'
 import { findPhrases } from './_phrases.js'
 import { capSpan, constraintSpans, errorSpan, forEachQuoted, MAX_ERROR_LENGTH, quotePositions, type RawSpan } from './lines.js'
 import { classifyWord, numericPhrases } from './words.js'
@@ -21,6 +22,8 @@ const kindCode = (kind: ItemKind): number => KIND_CODES[kind]!
 const NUMBER = kindCode('number')
 const QUOTED = kindCode('quoted')
 const REGEX = kindCode('regex')
+const ERROR = kindCode('error')
+const CONSTRAINT = kindCode('constraint')
 
 /** Whether a word with these flags and length could be a URL, UUID or hash (what tool results keep). */
 function mayBeToolIdentifier(flags: number, length: number): boolean {
@@ -39,9 +42,6 @@ function holdsLintHint(text: string, start: number, end: number): boolean {
 }
 
 const isDigit = (code: number) => code >= 48 && code <= 57
-
-/** Words whose kind a scan remembers before it starts over. */
-const CLASSIFIED_ENTRIES = 1 << 16
 
 /** Spans in parallel typed arrays (kind code, start, end), in the order pushed: no object per span. */
 export class SpanList {
@@ -107,10 +107,6 @@ class LineSpans {
     this.starts[this.count] = start
     this.ends[this.count] = end
     this.count++
-  }
-
-  pushSpan(span: RawSpan): void {
-    this.push(kindCode(span.kind), span.start, span.end)
   }
 
   /** Pushes a quoted string or regex found by {@link forEachQuoted}. */
@@ -216,10 +212,9 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   // A local binding of the table: the character loop below is the hottest code of the estimator.
   const units = UNIT_CLASS
   // Error hints: the line's hits are errorOffsets[errorFrom, errorTo), found by a cursor over increasing lines.
-  const phrases = findPhrases(region, mode === 'instruction')
-  const errorOffsets = phrases.hints
+  const { hints: errorOffsets, cues: cueOffsets, errors: phraseOffsets } = findPhrases(region, mode === 'instruction')
   let errorTo = 0
-  const cueOffsets = phrases.cues
+  let phraseTo = 0
   let cueTo = 0
   const starts: number[] = []
   const ends: number[] = []
@@ -228,9 +223,13 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   const candidates: number[] = []
   // Offsets of the line's quote characters.
   const quotes: number[] = []
+  // First and last word of each numeric phrase of the line.
+  const phrases: number[] = []
   const spans = new LineSpans()
-  // Kind codes (-1 for none) of the words classified so far: agent text repeats its identifiers, paths and errors.
-  const classified = new Map<string, number>()
+  // The words classified so far, by text, and their kind codes (-1 for none): agent text repeats its identifiers,
+  // paths and errors. (A word's flags follow from its text, so its kind does too.)
+  const classified = new SpanSet(region)
+  const kindCodes: number[] = []
   const length = region.length
   const tool = mode === 'tool'
   let sawError = false
@@ -312,33 +311,36 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
           const holdsHint = hit < errorTo && errorOffsets[hit]! < ends[word]!
           if (lint || holdsHint) words.push({ start: starts[word]!, end: ends[word]!, text: region.slice(starts[word], ends[word]) })
         }
-        const error = errorSpan(region, lineStart, lineEnd, words, tool, lineAscii)
+        while (phraseTo < phraseOffsets.length && phraseOffsets[phraseTo]! < lineStart) phraseTo++
+        const holdsPhrase = phraseTo < phraseOffsets.length && phraseOffsets[phraseTo]! < lineEnd
+        const error = errorSpan(region, lineStart, lineEnd, words, tool, lineAscii, holdsPhrase)
         if (error) {
-          spans.pushSpan(error)
+          spans.push(ERROR, error.start, error.end)
           sawError = true
         }
       }
       if (!tool && lineRaw & QUOTE) forEachQuoted(region, lineStart, lineEnd, quotes, quoteCount, spans.pushQuoted)
       for (let candidate = 0; candidate < candidateCount; candidate++) {
         const word = candidates[candidate]!
-        const text = region.slice(starts[word], ends[word])
-        let code = classified.get(text)
-        if (code === undefined) {
-          const kind = classifyWord(text, flags[word])
+        const known = classified.indexOf(starts[word]!, ends[word]!)
+        let code: number
+        if (known >= 0) code = kindCodes[known]!
+        else {
+          const kind = classifyWord(region.slice(starts[word], ends[word]), flags[word])
           code = kind && (!tool || TOOL_RESULT_KINDS.has(kind)) ? kindCode(kind) : -1
-          if (classified.size === CLASSIFIED_ENTRIES) classified.clear()
-          classified.set(text, code)
+          kindCodes[-1 - known] = code
         }
         if (code >= 0) spans.push(code, starts[word]!, ends[word]!)
       }
       if (!tool && lineFlags & DIGIT) {
-        for (const [first, last] of numericPhrases(region, starts, ends, flags, count)) spans.push(NUMBER, starts[first]!, ends[last]!)
+        const found = numericPhrases(region, starts, ends, flags, count, phrases)
+        for (let phrase = 0; phrase < found; phrase++) spans.push(NUMBER, starts[phrases[2 * phrase]!]!, ends[phrases[2 * phrase + 1]!]!)
       }
       while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineStart) cueTo++
       const cueFrom = cueTo
       while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineEnd) cueTo++
-      if (cueTo > cueFrom) for (const constraint of constraintSpans(region, lineStart, lineEnd, { offsets: cueOffsets, from: cueFrom, to: cueTo })) spans.pushSpan(constraint)
-      spans.flush(into, start)
+      if (cueTo > cueFrom) for (const constraint of constraintSpans(region, lineStart, lineEnd, { offsets: cueOffsets, from: cueFrom, to: cueTo })) spans.push(CONSTRAINT, constraint.start, constraint.end)
+      if (spans.count > 0) spans.flush(into, start)
       if (first) firstLineSpans = into.length - base
     }
     if (index === length) break

@@ -149,44 +149,57 @@ export function isPlainNumber(word: string): boolean {
 /**
  * Finds numbers made thresholds by their neighbours: `250 ms`, `>= 3`, `at most 5 retries`, `warmup_steps: 200`,
  * `port = 8080`. Words are the first `count` entries of parallel `starts`/`ends` offsets into `text` with their class
- * `flags`; returns
- * `[firstWord, lastWord]` index pairs (inclusive). Only the neighbours of number words are sliced.
+ * `flags`; each phrase is written to `into` as its first and last word index (inclusive), and the number of phrases
+ * is returned. Only the neighbours of number words are sliced, and nothing else is allocated (this runs on every line
+ * holding a digit).
  */
-export function numericPhrases(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], count = starts.length): Array<[number, number]> {
-  const phrases: Array<[number, number]> = []
-  // Only capitals and non-ASCII units need lowercasing (the Kelvin sign lowercases to `k`).
-  const lower = (index: number) => (flags[index]! & (UPPER_FIRST | UPPER_INNER | OTHER) ? text.slice(starts[index], ends[index]).toLowerCase() : text.slice(starts[index], ends[index]))
-  const isUnitShaped = (index: number) => (flags[index]! & ~UNIT_FLAGS) === 0 && ends[index]! - starts[index]! <= LONGEST_UNIT
+export function numericPhrases(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], count: number, into: number[]): number {
+  let phrases = 0
   for (let index = 0; index < count; index++) {
+    const wordFlags = flags[index]!
     // Digits alone are a plain number without a look at the text; anything else with a digit needs the pattern.
-    if (!(flags[index]! & DIGIT) || (flags[index] !== DIGIT && ((flags[index]! & ~PLAIN_NUMBER_FLAGS) !== 0 || !PLAIN_NUMBER.test(text.slice(starts[index], ends[index]))))) continue
+    if (!(wordFlags & DIGIT) || (wordFlags !== DIGIT && ((wordFlags & ~PLAIN_NUMBER_FLAGS) !== 0 || !PLAIN_NUMBER.test(text.slice(starts[index], ends[index]))))) continue
     let first = index
     let last = index
     // `1. Steps` is a list marker, `3) retries` an enumeration: a number closed by `.` or `)` takes no unit.
     const closer = text.charCodeAt(ends[index]!)
-    if (index + 1 < count && closer !== 46 && closer !== 41 && isUnitShaped(index + 1) && UNIT_WORDS.has(lower(index + 1))) last = index + 1
+    if (index + 1 < count && closer !== 46 && closer !== 41 && (flags[index + 1]! & ~UNIT_FLAGS) === 0 && ends[index + 1]! - starts[index + 1]! <= LONGEST_UNIT && UNIT_WORDS.has(lowered(text, starts, ends, flags, index + 1))) last = index + 1
     // Comparators end right before the number: look them up by their last word, compare earlier words only on a hit.
-    const candidates = index >= 1 && ends[index - 1]! - starts[index - 1]! <= LONGEST_COMPARATOR_WORD ? COMPARATORS_BY_LAST.get(lower(index - 1)) : undefined
-    for (const comparator of candidates ?? []) {
-      const start = index - comparator.length
-      if (start < 0) continue
-      let matches = true
-      for (let offset = 0; offset < comparator.length - 1 && matches; offset++) matches = lower(start + offset) === comparator[offset]
-      if (matches) {
-        first = Math.min(first, start)
-        // `timeout = 30`: take the key before a bare `=` too.
-        if (comparator[0] === '=' && start > 0) first = start - 1
-        break
+    const candidates = index >= 1 && ends[index - 1]! - starts[index - 1]! <= LONGEST_COMPARATOR_WORD ? COMPARATORS_BY_LAST.get(lowered(text, starts, ends, flags, index - 1)) : undefined
+    if (candidates !== undefined) {
+      for (let which = 0; which < candidates.length; which++) {
+        const comparator = candidates[which]!
+        const start = index - comparator.length
+        if (start < 0) continue
+        let matches = true
+        for (let offset = 0; offset < comparator.length - 1 && matches; offset++) matches = lowered(text, starts, ends, flags, start + offset) === comparator[offset]
+        if (matches) {
+          first = Math.min(first, start)
+          // `timeout = 30`: take the key before a bare `=` too.
+          if (comparator[0] === '=' && start > 0) first = start - 1
+          break
+        }
       }
     }
     // `warmup_steps: 200` — the raw text before the number ends with a colon directly after the key.
     // The gap holds whitespace and a `:` or `=`, so it is at least two units long.
     if (first === index && index > 0 && (flags[index - 1]! & ~KEY_FLAGS) === 0 && starts[index]! - ends[index - 1]! >= 2 && KEY.test(text.slice(starts[index - 1], ends[index - 1]))) {
-      if (/^["']?\s*[:=]\s*$/.test(text.slice(ends[index - 1], starts[index]))) first = index - 1
+      if (KEY_GAP.test(text.slice(ends[index - 1], starts[index]))) first = index - 1
     }
-    if (first !== index || last !== index) phrases.push([first, last])
+    if (first !== index || last !== index) {
+      into[2 * phrases] = first
+      into[2 * phrases + 1] = last
+      phrases++
+    }
   }
   return phrases
 }
 
+/** The `index`-th word, lowercased; only capitals and non-ASCII units need it (the Kelvin sign lowercases to `k`). */
+function lowered(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], index: number): string {
+  const word = text.slice(starts[index], ends[index])
+  return flags[index]! & (UPPER_FIRST | UPPER_INNER | OTHER) ? word.toLowerCase() : word
+}
+
+const KEY_GAP = /^["']?\s*[:=]\s*$/
 const KEY = /^[A-Za-z_][\w.-]*$/
