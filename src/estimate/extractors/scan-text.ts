@@ -1,7 +1,6 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
 import { MAX_WORD_LENGTH, type Word } from './_scan.js'
-import { SpanSet } from '../_span-set.js'
 import { findPhrases } from './_phrases.js'
 import { capSpan, constraintSpans, errorSpan, forEachQuoted, MAX_ERROR_LENGTH, quotePositions, type RawSpan } from './lines.js'
 import { classifyWord, numericPhrases } from './words.js'
@@ -42,6 +41,52 @@ function holdsLintHint(text: string, start: number, end: number): boolean {
 }
 
 const isDigit = (code: number) => code >= 48 && code <= 57
+
+/** {@link TOOL_RESULT_KINDS} as a mask of kind codes. */
+const TOOL_RESULT_CODES = [...TOOL_RESULT_KINDS].reduce((mask, kind) => mask | (1 << kindCode(kind)), 0)
+
+/*
+ * The kinds of the words a scan classified lately: agent text repeats its identifiers, paths and errors, and a lookup
+ * costs less than the patterns. A direct-mapped cache (a colliding word evicts the one before it), keyed by a hash of
+ * a word's length and a few of its units, and checked against the word's units; entries belong to the scan whose
+ * generation they carry, as they hold offsets into its text. A word's flags follow from its text, so its kind does too.
+ */
+const CACHE_BITS = 14
+const cachedStarts = new Int32Array(1 << CACHE_BITS)
+const cachedLengths = new Int32Array(1 << CACHE_BITS)
+const cachedCodes = new Int32Array(1 << CACHE_BITS)
+const cachedGenerations = new Int32Array(1 << CACHE_BITS)
+let generations = 0
+
+/** A generation for a new scan (starting over, cache emptied, when the counter would overflow). */
+function nextGeneration(): number {
+  if (generations === 0x7fffffff) {
+    generations = 0
+    cachedGenerations.fill(0)
+  }
+  return ++generations
+}
+
+/** The kind code of the word `[start, end)` of `text` (-1 for none), from the cache when the scan saw it lately. */
+function classifyCached(text: string, start: number, end: number, flags: number, generation: number): number {
+  const length = end - start
+  let hash = Math.imul(length ^ (text.charCodeAt(start) << 8) ^ (text.charCodeAt(end - 1) << 16), 0x9e3779b1)
+  hash = Math.imul(hash ^ text.charCodeAt(start + (length >> 1)) ^ (text.charCodeAt(end - 2) << 7) ^ (text.charCodeAt(start + 1) << 13), 0x85ebca6b)
+  const slot = (hash ^ (hash >>> 15)) & ((1 << CACHE_BITS) - 1)
+  if (cachedGenerations[slot] === generation && cachedLengths[slot] === length && sameUnits(text, cachedStarts[slot]!, start, length)) return cachedCodes[slot]!
+  const kind = classifyWord(text.slice(start, end), flags)
+  const code = kind ? kindCode(kind) : -1
+  cachedGenerations[slot] = generation
+  cachedStarts[slot] = start
+  cachedLengths[slot] = length
+  cachedCodes[slot] = code
+  return code
+}
+
+function sameUnits(text: string, first: number, second: number, length: number): boolean {
+  for (let offset = 0; offset < length; offset++) if (text.charCodeAt(first + offset) !== text.charCodeAt(second + offset)) return false
+  return true
+}
 
 /** Spans in parallel typed arrays (kind code, start, end), in the order pushed: no object per span. */
 export class SpanList {
@@ -226,10 +271,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   // First and last word of each numeric phrase of the line.
   const phrases: number[] = []
   const spans = new LineSpans()
-  // The words classified so far, by text, and their kind codes (-1 for none): agent text repeats its identifiers,
-  // paths and errors. (A word's flags follow from its text, so its kind does too.)
-  const classified = new SpanSet(region)
-  const kindCodes: number[] = []
+  const generation = nextGeneration()
   const length = region.length
   const tool = mode === 'tool'
   let sawError = false
@@ -322,15 +364,8 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       if (!tool && lineRaw & QUOTE) forEachQuoted(region, lineStart, lineEnd, quotes, quoteCount, spans.pushQuoted)
       for (let candidate = 0; candidate < candidateCount; candidate++) {
         const word = candidates[candidate]!
-        const known = classified.indexOf(starts[word]!, ends[word]!)
-        let code: number
-        if (known >= 0) code = kindCodes[known]!
-        else {
-          const kind = classifyWord(region.slice(starts[word], ends[word]), flags[word])
-          code = kind && (!tool || TOOL_RESULT_KINDS.has(kind)) ? kindCode(kind) : -1
-          kindCodes[-1 - known] = code
-        }
-        if (code >= 0) spans.push(code, starts[word]!, ends[word]!)
+        const code = classifyCached(region, starts[word]!, ends[word]!, flags[word]!, generation)
+        if (code >= 0 && (!tool || TOOL_RESULT_CODES & (1 << code))) spans.push(code, starts[word]!, ends[word]!)
       }
       if (!tool && lineFlags & DIGIT) {
         const found = numericPhrases(region, starts, ends, flags, count, phrases)
