@@ -22,6 +22,7 @@ const NUMBER = kindCode('number')
 const QUOTED = kindCode('quoted')
 const REGEX = kindCode('regex')
 const ERROR = kindCode('error')
+const NO_SPANS: readonly RawSpan[] = []
 const CONSTRAINT = kindCode('constraint')
 
 /** Whether a word with these flags and length could be a URL, UUID or hash (what tool results keep). */
@@ -48,10 +49,10 @@ const TOOL_RESULT_CODES = [...TOOL_RESULT_KINDS].reduce((mask, kind) => mask | (
 /*
  * The kinds of the words a scan classified lately: agent text repeats its identifiers, paths and errors, and a lookup
  * costs less than the patterns. A direct-mapped cache (a colliding word evicts the one before it), keyed by a hash of
- * a word's length and a few of its units, and checked against the word's units; entries belong to the scan whose
+ * the word, and checked against the word's units; entries belong to the scan whose
  * generation they carry, as they hold offsets into its text. A word's flags follow from its text, so its kind does too.
  */
-const CACHE_BITS = 14
+const CACHE_BITS = 15
 const cachedStarts = new Int32Array(1 << CACHE_BITS)
 const cachedLengths = new Int32Array(1 << CACHE_BITS)
 const cachedCodes = new Int32Array(1 << CACHE_BITS)
@@ -70,8 +71,9 @@ function nextGeneration(): number {
 /** The kind code of the word `[start, end)` of `text` (-1 for none), from the cache when the scan saw it lately. */
 function classifyCached(text: string, start: number, end: number, flags: number, generation: number): number {
   const length = end - start
-  let hash = Math.imul(length ^ (text.charCodeAt(start) << 8) ^ (text.charCodeAt(end - 1) << 16), 0x9e3779b1)
-  hash = Math.imul(hash ^ text.charCodeAt(start + (length >> 1)) ^ (text.charCodeAt(end - 2) << 7) ^ (text.charCodeAt(start + 1) << 13), 0x85ebca6b)
+  // FNV-1a over the word: sampling a few units is cheaper, but paths and names that share them evict each other.
+  let hash = 0x811c9dc5 ^ length
+  for (let index = start; index < end; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193)
   const slot = (hash ^ (hash >>> 15)) & ((1 << CACHE_BITS) - 1)
   if (cachedGenerations[slot] === generation && cachedLengths[slot] === length && sameUnits(text, cachedStarts[slot]!, start, length)) return cachedCodes[slot]!
   const kind = classifyWord(text.slice(start, end), flags)
@@ -146,6 +148,19 @@ class LineSpans {
   private readonly starts: number[] = []
   private readonly ends: number[] = []
   private readonly order: number[] = []
+
+  /** Kind code of the line's `index`-th span, in the order pushed. */
+  kindAt(index: number): number {
+    return this.kinds[index]!
+  }
+
+  startAt(index: number): number {
+    return this.starts[index]!
+  }
+
+  endAt(index: number): number {
+    return this.ends[index]!
+  }
 
   push(kind: number, start: number, end: number): void {
     this.kinds[this.count] = kind
@@ -362,19 +377,42 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
         }
       }
       if (!tool && lineRaw & QUOTE) forEachQuoted(region, lineStart, lineEnd, quotes, quoteCount, spans.pushQuoted)
-      for (let candidate = 0; candidate < candidateCount; candidate++) {
-        const word = candidates[candidate]!
-        const code = classifyCached(region, starts[word]!, ends[word]!, flags[word]!, generation)
-        if (code >= 0 && (!tool || TOOL_RESULT_CODES & (1 << code))) spans.push(code, starts[word]!, ends[word]!)
+      // The line's error and quoted strings are spans[0, containers); its constraint sentences, pushed last, are
+      // found now, as a word inside any of them (inside and shorter, for a sentence, which comes later among equals)
+      // cannot change what the line's spans merge into, so it is not classified.
+      const containers = spans.count
+      while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineStart) cueTo++
+      const cueFrom = cueTo
+      while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineEnd) cueTo++
+      const constraints = cueTo > cueFrom ? constraintSpans(region, lineStart, lineEnd, { offsets: cueOffsets, from: cueFrom, to: cueTo }) : NO_SPANS
+      if (candidateCount > 0) {
+        const hasError = containers > 0 && spans.kindAt(0) === ERROR
+        let container = hasError ? 1 : 0
+        let sentence = 0
+        for (let candidate = 0; candidate < candidateCount; candidate++) {
+          const word = candidates[candidate]!
+          const wordStart = starts[word]!
+          const wordEnd = ends[word]!
+          // Words come in order, and spans[0, containers) are the error span, then quoted strings in order.
+          if (containers > 0) {
+            if (hasError && spans.startAt(0) <= wordStart && wordEnd <= spans.endAt(0)) continue
+            while (container < containers && spans.endAt(container) <= wordStart) container++
+            if (container < containers && spans.startAt(container) <= wordStart && wordEnd <= spans.endAt(container)) continue
+          }
+          if (constraints.length > 0) {
+            while (sentence < constraints.length && constraints[sentence]!.end <= wordStart) sentence++
+            const within = constraints[sentence]
+            if (within && within.start <= wordStart && wordEnd <= within.end && within.end - within.start > wordEnd - wordStart) continue
+          }
+          const code = classifyCached(region, wordStart, wordEnd, flags[word]!, generation)
+          if (code >= 0 && (!tool || TOOL_RESULT_CODES & (1 << code))) spans.push(code, wordStart, wordEnd)
+        }
       }
       if (!tool && lineFlags & DIGIT) {
         const found = numericPhrases(region, starts, ends, flags, count, phrases)
         for (let phrase = 0; phrase < found; phrase++) spans.push(NUMBER, starts[phrases[2 * phrase]!]!, ends[phrases[2 * phrase + 1]!]!)
       }
-      while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineStart) cueTo++
-      const cueFrom = cueTo
-      while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineEnd) cueTo++
-      if (cueTo > cueFrom) for (const constraint of constraintSpans(region, lineStart, lineEnd, { offsets: cueOffsets, from: cueFrom, to: cueTo })) spans.push(CONSTRAINT, constraint.start, constraint.end)
+      for (const constraint of constraints) spans.push(CONSTRAINT, constraint.start, constraint.end)
       if (spans.count > 0) spans.flush(into, start)
       if (first) firstLineSpans = into.length - base
     }
