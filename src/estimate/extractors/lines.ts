@@ -169,9 +169,22 @@ export function forEachQuoted(text: string, start: number, end: number, quotes: 
       continue
     }
     const closeAt = quotes[close]!
-    if (closeAt > at + 1) visit(REGEX_CONTENT.test(text.slice(at + 1, closeAt)), at, closeAt + 1)
+    if (closeAt > at + 1) visit(mayBeRegex(text, at + 1, closeAt) && REGEX_CONTENT.test(text.slice(at + 1, closeAt)), at, closeAt + 1)
     next = close + 1
   }
+}
+
+/**
+ * Whether `text[start, end)` holds a unit that {@link REGEX_CONTENT} needs (`\\`, `[`, `(`, `.`, `{`), starts with `^`
+ * or ends with `$`: most quoted strings hold none, and then need not be sliced and tested.
+ */
+function mayBeRegex(text: string, start: number, end: number): boolean {
+  if (text.charCodeAt(start) === 94 || text.charCodeAt(end - 1) === 36) return true
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 92 || code === 91 || code === 40 || code === 46 || code === 123) return true
+  }
+  return false
 }
 
 const BACKTICK = 0x60
