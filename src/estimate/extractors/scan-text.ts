@@ -1,5 +1,5 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
+import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
 import { MAX_WORD_LENGTH, type Word } from './_scan.js'
 import { findPhrases } from './_phrases.js'
 import { capSpan, constraintSpans, errorSpan, forEachQuoted, MAX_ERROR_LENGTH, quotePositions, type RawSpan } from './lines.js'
@@ -23,6 +23,8 @@ const QUOTED = kindCode('quoted')
 const REGEX = kindCode('regex')
 const ERROR = kindCode('error')
 const NO_SPANS: readonly RawSpan[] = []
+/** Unit classes of lower-case letters. */
+const PROSE_UNITS = LOWER | NON_HEX_LETTER
 const CONSTRAINT = kindCode('constraint')
 
 /** Whether a word with these flags and length could be a URL, UUID or hash (what tool results keep). */
@@ -324,6 +326,15 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       }
       const all = firstClass | raw
       lineRaw |= all
+      // Most words are lower-case letters, perhaps after a capital: nothing below applies to them but being kept.
+      if ((raw & ~PROSE_UNITS) === 0 && (firstClass & ~(PROSE_UNITS | UPPER_INNER)) === 0 && index - wordStart <= MAX_WORD_LENGTH) {
+        starts[count] = wordStart
+        ends[count] = index
+        const prose = firstClass & UPPER_INNER ? (firstClass & ~UPPER_INNER) | UPPER_FIRST | raw : all
+        flags[count++] = prose
+        lineFlags |= prose
+        continue
+      }
       // Quote pairing walks the line's quote characters only: the few words holding one are scanned again for them.
       if (all & (QUOTE | RIGHT_QUOTE) && !tool) quoteCount = quotePositions(region, wordStart, index, quotes, quoteCount)
       if (!lint && (all & (UPPER_INNER | DIGIT)) === (UPPER_INNER | DIGIT)) lint = holdsLintHint(region, wordStart, index)
