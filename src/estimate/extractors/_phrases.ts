@@ -2,9 +2,9 @@
  * One automaton pass over a part finds where error hints and constraint cues occur, in place of two case-insensitive
  * regex passes (which cost irregexp about 2 ns a unit each, as every position starts some alternative).
  *
- * The automaton is Aho–Corasick over ASCII folded to lower case, compiled to a dense transition table: one lookup per
- * unit. A non-ASCII unit resets it, as no phrase holds one and JavaScript's case-insensitive matching (without the `u`
- * flag) never pairs a non-ASCII unit with an ASCII one.
+ * The automaton is Aho–Corasick over ASCII folded to lower case, compiled to a dense transition table over unit
+ * classes: two lookups per unit. A non-ASCII unit resets it, as no phrase holds one and JavaScript's case-insensitive
+ * matching (without the `u` flag) never pairs a non-ASCII unit with an ASCII one.
  */
 
 /** Substrings that every error anchor holds (any case, anywhere: `OSError`, `FAILED`, `not found`). */
@@ -32,8 +32,15 @@ export const CUE_PHRASES = [
 const ALPHABET = 128
 
 interface Automaton {
-  /** `next state << 1 | (whether a phrase ends there)`, at `state * ALPHABET + unit`. */
+  /**
+   * Transitions by unit class: at `offset + classOf[unit]`, where `offset` is a state's row (`state * stride`), the next
+   * state's row `<< 1`, or'ed with whether a phrase ends there.
+   */
   readonly table: Uint16Array
+  /** Class of every UTF-16 unit: 0 for units no phrase holds, else one per phrase unit, upper case as lower case. */
+  readonly classOf: Uint8Array
+  /** Classes per row. */
+  readonly stride: number
   /** Per state, the lengths of the hint phrases ending there (longest suffix first). */
   readonly hintLengths: ReadonlyArray<readonly number[]>
   /** Per state, the lengths of the cue phrases ending there. */
@@ -91,17 +98,32 @@ function build(): Automaton {
       }
     }
   }
-  // Tag each transition with whether its target ends a phrase, so the scan loop tests one bit.
-  for (let index = 0; index < table.length; index++) {
-    const target = table[index]!
-    table[index] = (target << 1) | (hints[target]!.length > 0 || cues[target]!.length > 0 || errors[target]!.length > 0 ? 1 : 0)
+  // Units no phrase holds all lead to the root: they share class 0, and the table keeps one column per phrase unit
+  // (a few dozen), small enough to stay in the first-level cache.
+  const classOf = new Uint8Array(0x10000)
+  let stride = 1
+  for (const phrase of [...ERROR_HINT_PHRASES, ...CUE_PHRASES, ...ERROR_PHRASES]) {
+    for (const char of phrase) {
+      const unit = char.charCodeAt(0)
+      if (classOf[unit] !== 0) continue
+      classOf[unit] = stride
+      if (unit >= 97 && unit <= 122) classOf[unit - 32] = stride
+      stride++
+    }
   }
-  // Upper case goes where lower case goes.
+  if (states * stride * 2 >= 0x10000) throw new Error('phrase automaton: too many states for its table')
+  const compact = new Uint16Array(states * stride)
   for (let state = 0; state < states; state++) {
-    for (let unit = 65; unit <= 90; unit++) table[state * ALPHABET + unit] = table[state * ALPHABET + unit + 32]!
+    for (let unit = 0; unit < ALPHABET; unit++) {
+      const unitClass = classOf[unit]!
+      if (unitClass === 0 || (unit >= 65 && unit <= 90)) continue
+      const target = table[state * ALPHABET + unit]!
+      // Tagged with whether the target ends a phrase, so the scan loop tests one bit.
+      const ends = hints[target]!.length > 0 || cues[target]!.length > 0 || errors[target]!.length > 0
+      compact[state * stride + unitClass] = ((target * stride) << 1) | (ends ? 1 : 0)
+    }
   }
-  if (states * 2 >= 0x10000) throw new Error('phrase automaton: too many states for its table')
-  return { table, hintLengths: hints, cueLengths: cues, errorLengths: errors }
+  return { table: compact, classOf, stride, hintLengths: hints, cueLengths: cues, errorLengths: errors }
 }
 
 let automaton: Automaton | undefined
@@ -152,19 +174,14 @@ function recordPhrases(text: string, index: number, state: number, withCues: boo
  * an offset of `cues`; an ASCII line matches `/phrase|…/i` exactly when it holds an offset of `errors`.
  */
 export function findPhrases(text: string, withCues: boolean): PhraseHits {
-  const { table } = phraseAutomaton()
+  const { table, classOf, stride } = phraseAutomaton()
   const hits: PhraseHits = { hints: [], cues: [], errors: [] }
-  let state = 0
+  let row = 0
   const length = text.length
   for (let index = 0; index < length; index++) {
-    const code = text.charCodeAt(index)
-    if (code >= ALPHABET) {
-      state = 0
-      continue
-    }
-    const step = table[(state << 7) | code]!
-    state = step >> 1
-    if (step & 1) recordPhrases(text, index, state, withCues, hits)
+    const step = table[row + classOf[text.charCodeAt(index)]!]!
+    row = step >> 1
+    if (step & 1) recordPhrases(text, index, row / stride, withCues, hits)
   }
   return hits
 }
