@@ -148,7 +148,8 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
       if (argumentTexts.size > 0 && argumentTexts.has(text)) continue
       items.push({ kind: spans.kindOf(index), text, tokens: tokenizer.count(text), message: 0, start, end })
     }
-    items.sort((a, b) => a.start - b.start)
+    // Spans come in order; argument items, pushed first, need a sort.
+    if (argumentTexts.size > 0) items.sort((a, b) => a.start - b.start)
     return items
   }
 
