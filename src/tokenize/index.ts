@@ -1,8 +1,10 @@
 import { FloorguardError } from '../errors.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
-import { buildByteRanks, countPieceTokens, MISCOUNTED, SPLIT_PATTERNS } from './_bpe.js'
+import { type CountFunction, createCounter } from './_counter.js'
+import { buildRankTable, type RankTable } from './_rank-table.js'
 
 export type { TokenizerV1 } from '../spec/tokenizer.js'
+export { LONG_PIECE } from './_counter.js'
 
 /** Names of the built-in tokenizers. */
 export const TOKENIZER_NAMES = ['o200k_base', 'cl100k_base', 'approx'] as const
@@ -23,153 +25,31 @@ export interface TokenizerOptions {
   readonly memoEntries?: number
 }
 
-type CountFunction = (text: string) => number
+/** The exact encodings. */
+type ExactName = 'o200k_base' | 'cl100k_base'
 
-/** Never treat `<|endoftext|>` and friends as special: transcript text is ordinary text. */
-const NO_SPECIAL = { disallowedSpecial: new Set<string>() }
+/** Rank tables, built once per encoding on first use and shared (read-only) by every tokenizer instance. */
+const rankTables = new Map<ExactName, Promise<RankTable>>()
 
-interface BpeModule {
-  countTokens(text: string, options: typeof NO_SPECIAL): number
-  setMergeCacheSize(size: number): void
-  clearMergeCache(): void
-}
-
-/**
- * gpt-tokenizer evicts from its merge cache with `map.keys().next()` once the cache is full, which walks over the
- * deleted entries at the front of the Map: after 1 MB of random text, counting 8 MB of agent text took 3.3 s instead of
- * 0.33 s. floorguard never lets it fill: the cache is made larger than what {@link CACHE_TEXT_UNITS} of text can add,
- * and cleared after that much text has been counted; long texts are counted in stretches split where a piece
- * boundary is certain.
- */
-const MERGE_CACHE_SIZE = 1_000_000
-/** Text counted between two clears of the merge cache (each piece is at least one unit, so at most this many entries). */
-const CACHE_TEXT_UNITS = 1 << 21
-/** Longest stretch handed to gpt-tokenizer at once. */
-const STRETCH_UNITS = 1 << 19
-
-/**
- * Splits a long text into stretches of at most about STRETCH_UNITS, each ending right after a newline that is followed
- * by a non-whitespace character: in both encodings no piece crosses that point, so the counts add up exactly.
- */
-function stretchesOf(text: string): string[] {
-  const stretches: string[] = []
-  let start = 0
-  while (text.length - start > STRETCH_UNITS) {
-    let cut = -1
-    for (let newline = text.indexOf('\n', start + (STRETCH_UNITS >> 1)); newline !== -1 && newline + 1 < text.length; newline = text.indexOf('\n', newline + 1)) {
-      const next = text.charCodeAt(newline + 1)
-      if (!(next === 32 || (next >= 9 && next <= 13) || next === 0x85 || next === 0xa0 || next === 0x1680 || (next >= 0x2000 && next <= 0x200a) || next === 0x2028 || next === 0x2029 || next === 0x202f || next === 0x205f || next === 0x3000)) {
-        cut = newline + 1
-        break
-      }
-      if (newline - start > 4 * STRETCH_UNITS) break
-    }
-    if (cut === -1) break
-    stretches.push(text.slice(start, cut))
-    start = cut
+function loadRankTable(name: ExactName): Promise<RankTable> {
+  let table = rankTables.get(name)
+  if (!table) {
+    table = importRankData(name).then(buildRankTable)
+    // A failed load (gpt-tokenizer missing) is retried by the next call.
+    table.catch(() => rankTables.delete(name))
+    rankTables.set(name, table)
   }
-  stretches.push(start === 0 ? text : text.slice(start))
-  return stretches
+  return table
 }
 
-/**
- * Pre-tokenized pieces longer than this are counted in {@link PIECE_CHUNK}-unit chunks. Natural text never has them
- * (they need that many letters, spaces or punctuation marks in a row); for those blobs the count may differ from the
- * exact one by about a token per chunk, and in exchange counting stays linear.
- */
-export const LONG_PIECE = 512
-const PIECE_CHUNK = 256
-
-/** Whether `text` has a run of LONG_PIECE units that are all whitespace or all non-whitespace (a possible long piece). */
-function hasLongRun(text: string): boolean {
-  let run = 0
-  let previousSpace = false
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    const space = code === 32 || (code >= 9 && code <= 13)
-    run = space === previousSpace ? run + 1 : 1
-    previousSpace = space
-    if (run > LONG_PIECE) return true
-  }
-  return false
-}
-
-/** Lazily loaded exact counters, one per encoding, shared by every tokenizer instance. */
-const exactCounters = new Map<string, CountFunction>()
-
-async function loadExact(name: 'o200k_base' | 'cl100k_base'): Promise<CountFunction> {
-  const cached = exactCounters.get(name)
-  if (cached) return cached
-  let encoding: BpeModule
-  let rankTable: ReadonlyArray<string | readonly number[]>
+/** Only gpt-tokenizer's rank data is used, not its encoder (which would build a 200k-entry Map of its own). */
+async function importRankData(name: ExactName): Promise<ReadonlyArray<string | readonly number[]>> {
   try {
-    if (name === 'o200k_base') {
-      encoding = await import('gpt-tokenizer/encoding/o200k_base')
-      rankTable = (await import('gpt-tokenizer/bpeRanks/o200k_base')).default as ReadonlyArray<string | readonly number[]>
-    } else {
-      encoding = await import('gpt-tokenizer/encoding/cl100k_base')
-      rankTable = (await import('gpt-tokenizer/bpeRanks/cl100k_base')).default as ReadonlyArray<string | readonly number[]>
-    }
+    const data = name === 'o200k_base' ? await import('gpt-tokenizer/bpeRanks/o200k_base') : await import('gpt-tokenizer/bpeRanks/cl100k_base')
+    return data.default
   } catch (error) {
     throw new FloorguardError('missing-dependency', `tokenizer ${name} needs the gpt-tokenizer package: run \`npm i gpt-tokenizer\``, { cause: error })
   }
-  const pattern = SPLIT_PATTERNS[name]
-  let byteRanks: Map<string, number> | undefined
-  const countPiece = (piece: string): number => {
-    if (piece.length > LONG_PIECE) {
-      // BPE is quadratic in a piece's length; a piece this long (a 1 MB run of letters) is a blob, counted in chunks.
-      let total = 0
-      for (let start = 0; start < piece.length; ) {
-        let end = Math.min(piece.length, start + PIECE_CHUNK)
-        const code = piece.charCodeAt(end - 1)
-        if (end < piece.length && code >= 0xd800 && code <= 0xdbff) end++
-        total += countPiece(piece.slice(start, end))
-        start = end
-      }
-      return total
-    }
-    if (!MISCOUNTED.test(piece)) return countDirect(piece)
-    byteRanks ??= buildByteRanks(rankTable)
-    return countPieceTokens(piece, byteRanks)
-  }
-  encoding.setMergeCacheSize(MERGE_CACHE_SIZE)
-  let sinceClear = 0
-  const countDirect = (text: string): number => {
-    sinceClear += text.length
-    if (sinceClear > CACHE_TEXT_UNITS) {
-      encoding.clearMergeCache()
-      sinceClear = text.length
-    }
-    return encoding.countTokens(text, NO_SPECIAL)
-  }
-  const countPlain = (text: string): number => {
-    if (text.length <= STRETCH_UNITS) return countDirect(text)
-    let total = 0
-    for (const stretch of stretchesOf(text)) total += countDirect(stretch)
-    return total
-  }
-  const countStretch = (stretch: string): number => {
-    if (!MISCOUNTED.test(stretch)) return countPlain(stretch)
-    let total = 0
-    for (const [piece] of stretch.matchAll(pattern)) total += countPiece(piece)
-    return total
-  }
-  const count: CountFunction = (text) => {
-    if (!(text.length > LONG_PIECE && hasLongRun(text))) return countStretch(text)
-    // Count the stretches between long pieces whole (re-splitting a stretch yields the same pieces), the long ones in chunks.
-    let total = 0
-    let stretchStart = 0
-    for (const match of text.matchAll(pattern)) {
-      if (match[0].length <= LONG_PIECE) continue
-      if (match.index > stretchStart) total += countStretch(text.slice(stretchStart, match.index))
-      total += countPiece(match[0])
-      stretchStart = match.index + match[0].length
-    }
-    if (stretchStart < text.length) total += countStretch(text.slice(stretchStart))
-    return total
-  }
-  exactCounters.set(name, count)
-  return count
 }
 
 /** Counts code points: ceil(code points / 4), the heuristic for callers without a model. */
@@ -187,12 +67,31 @@ export function approxTokens(text: string): number {
   return Math.ceil(codePoints / 4)
 }
 
+/** Slots of the filter of texts counted once (a power of two). */
+const SEEN_SLOTS = 1 << 16
+
+/**
+ * Memoizes the counts of texts up to `memoizeUpTo` units that repeat. A text enters the memo the second time it is
+ * counted: a filter of hashes of the texts counted once stands in front of the memo, so texts that never repeat (most
+ * of what an estimator prices, as it deduplicates a message's items itself) cost a hash of their units, not a memo
+ * entry (which costs about half as much again as counting a short text). A hash collision only costs a lookup.
+ */
 function memoize(count: CountFunction, options: TokenizerOptions): CountFunction {
   const limit = options.memoizeUpTo ?? 2048
   const entries = options.memoEntries ?? 100_000
   const memo = new Map<string, number>()
+  const seen = new Int32Array(SEEN_SLOTS)
   return (text) => {
     if (text.length > limit) return count(text)
+    let hash = 0x811c9dc5 ^ text.length
+    for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193)
+    // 0 marks a free slot.
+    hash = (hash ^ (hash >>> 16)) | 1
+    const slot = hash & (SEEN_SLOTS - 1)
+    if (seen[slot] !== hash) {
+      seen[slot] = hash
+      return count(text)
+    }
     const known = memo.get(text)
     if (known !== undefined) return known
     const value = count(text)
@@ -203,8 +102,9 @@ function memoize(count: CountFunction, options: TokenizerOptions): CountFunction
 }
 
 /**
- * Creates a tokenizer: exact `o200k_base` / `cl100k_base` (gpt-tokenizer, loaded lazily, with its U+FEFF and U+0085
- * miscounts corrected) or the `approx` heuristic ceil(code points / 4). Unknown names throw with the known list.
+ * Creates a tokenizer: exact `o200k_base` / `cl100k_base` (tiktoken's rules over gpt-tokenizer's rank data, loaded
+ * lazily) or the `approx` heuristic ceil(code points / 4). Unknown names throw with the known list. Each tokenizer has
+ * its own caches; only the rank table is shared.
  */
 export async function createTokenizer(name: string = 'o200k_base', options: TokenizerOptions = {}): Promise<TokenizerV1> {
   if (name === 'approx') {
@@ -213,6 +113,6 @@ export async function createTokenizer(name: string = 'o200k_base', options: Toke
   if (name !== 'o200k_base' && name !== 'cl100k_base') {
     throw new FloorguardError('unknown-name', `unknown tokenizer ${JSON.stringify(name)}: expected one of ${TOKENIZER_NAMES.join(', ')}`)
   }
-  const count = await loadExact(name)
+  const count = createCounter(await loadRankTable(name), name)
   return { specificationVersion: 'v1', name, exact: true, count: memoize(count, options) }
 }

@@ -1,0 +1,213 @@
+/**
+ * Exact token counting over a {@link RankTable}: tiktoken's pre-tokenizer (a state machine on ASCII, the split pattern
+ * elsewhere), then byte-pair merges with the lowest rank first, counted without building token ids.
+ */
+import { hashBytes, rankOfBytes, type RankTable } from './_rank-table.js'
+import { ASCII_PIECE_END, createPieceFinder, type SplitEncoding, unitsIn } from './_split.js'
+
+/**
+ * Pre-tokenized pieces longer than this are counted in {@link PIECE_CHUNK}-unit chunks. Natural text never has them
+ * (they need that many letters, spaces or punctuation marks in a row); for those blobs the count may differ from the
+ * exact one by about a token per chunk, and in exchange counting stays linear.
+ */
+export const LONG_PIECE = 512
+/** Units per chunk of a long piece; each chunk is counted as a text of its own. */
+export const PIECE_CHUNK = 256
+/** Multi-token pieces remembered per counter before the cache is cleared. */
+const PIECE_CACHE_ENTRIES = 1 << 16
+/** Bytes of the longest piece BPE sees: {@link LONG_PIECE} units of at most 3 bytes each. */
+const MAX_PIECE_BYTES = 3 * LONG_PIECE
+/** Largest UTF-8 buffer a counter keeps between texts; a longer text gets one of its own. */
+const KEPT_BUFFER_BYTES = 1 << 20
+/** A heap key is `rank * KEY_SCALE + start`; starts stay below it, ranks below 2^19 keep keys in int32. */
+const KEY_SCALE = 4096
+
+/** Counts the tokens of a text. */
+export type CountFunction = (text: string) => number
+
+/**
+ * Creates an exact counter for `encoding` over `table`. The counter owns its buffers and its cache of multi-token
+ * pieces (a fresh counter is a cold one); the table is only read.
+ */
+export function createCounter(table: RankTable, encoding: SplitEncoding): CountFunction {
+  const asciiPieceEnd = ASCII_PIECE_END[encoding]
+  const findPiece = createPieceFinder(encoding)
+  const pieceCache = new Map<string, number>()
+  const merge = createMerger(table)
+  const { pairs } = table
+  const encoder = new TextEncoder()
+  // ignoreBOM keeps a leading U+FEFF: stripped, a cached piece would stand for another one.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
+  // Texts are counted over their UTF-8 (TextEncoder is native and reads any string representation, where charCodeAt on
+  // a sliced string is slow); chunks of a long piece have a buffer of their own, as the text's is still in use.
+  let buffer = new Uint8Array(4096)
+  const chunkBuffer = new Uint8Array(3 * (PIECE_CHUNK + 1))
+
+  /** Counts a piece longer than LONG_PIECE in chunks: BPE is quadratic in a piece's length, and it is a blob. */
+  const countChunks = (piece: string): number => {
+    let total = 0
+    for (let start = 0; start < piece.length; ) {
+      let end = Math.min(piece.length, start + PIECE_CHUNK)
+      const code = piece.charCodeAt(end - 1)
+      if (end < piece.length && code >= 0xd800 && code <= 0xdbff) end++
+      const chunk = piece.slice(start, end)
+      const { written } = encoder.encodeInto(chunk, chunkBuffer)
+      // A chunk's pieces are at most PIECE_CHUNK + 1 units: none is chunked again, so chunkBuffer is not reentered.
+      total += countEncoded(chunk, chunkBuffer, written)
+      start = end
+    }
+    return total
+  }
+
+  /** Counts the piece `text[unit, unitEnd)`, whose UTF-8 is `bytes[start, end)`. */
+  const countPiece = (text: string, unit: number, unitEnd: number, bytes: Uint8Array, start: number, end: number): number => {
+    const length = end - start
+    // Every byte is a token; two bytes are one token or two.
+    if (length === 1) return 1
+    if (length === 2) return pairs[(bytes[start]! << 8) | bytes[start + 1]!] === -1 ? 2 : 1
+    if (unitEnd - unit <= LONG_PIECE && rankOfBytes(table, bytes, start, end, hashBytes(bytes, start, end)) !== -1) return 1
+    return countRarePiece(text, unit, unitEnd, bytes, start, end)
+  }
+
+  /** Counts a long or multi-token piece (kept out of countPiece, which then stays small enough to inline). */
+  const countRarePiece = (text: string, unit: number, unitEnd: number, bytes: Uint8Array, start: number, end: number): number => {
+    if (unitEnd - unit > LONG_PIECE) return countChunks(text.slice(unit, unitEnd))
+    let count = pieceCache.get(text.slice(unit, unitEnd))
+    if (count === undefined) {
+      count = merge(bytes, start, end - start)
+      if (pieceCache.size >= PIECE_CACHE_ENTRIES) pieceCache.clear()
+      // A slice would keep the whole text alive while cached: the key is decoded from the bytes instead (a lone
+      // surrogate becomes U+FFFD, which has the same bytes and so the same count).
+      pieceCache.set(decoder.decode(bytes.subarray(start, end)), count)
+    }
+    return count
+  }
+
+  /** Counts `text`, whose UTF-8 is `bytes[0, end)`. */
+  const countEncoded = (text: string, bytes: Uint8Array, end: number): number => {
+    let total = 0
+    if (end === text.length) {
+      // All ASCII: the state machine decides every piece, and units are bytes.
+      for (let start = 0; start < end; ) {
+        const pieceEnd = asciiPieceEnd(bytes, start, end)
+        total += countPiece(text, start, pieceEnd, bytes, start, pieceEnd)
+        start = pieceEnd
+      }
+      return total
+    }
+    for (let unit = 0, start = 0; start < end; ) {
+      const pieceEnd = findPiece(text, unit, bytes, start, end)
+      const unitEnd = unit + unitsIn(bytes, start, pieceEnd)
+      total += countPiece(text, unit, unitEnd, bytes, start, pieceEnd)
+      unit = unitEnd
+      start = pieceEnd
+    }
+    return total
+  }
+
+  return (text) => {
+    let bytes = room(text.length)
+    let encoded = encoder.encodeInto(text, bytes)
+    // ASCII takes a byte per unit, anything else up to three: a text that did not fit is encoded again with that room.
+    if (encoded.read < text.length) {
+      bytes = room(3 * text.length)
+      encoded = encoder.encodeInto(text, bytes)
+    }
+    return countEncoded(text, bytes, encoded.written)
+  }
+
+  /** A buffer of at least `bytes` bytes: the kept one, grown while small enough, or a one-off. */
+  function room(bytes: number): Uint8Array {
+    if (bytes <= buffer.length) return buffer
+    let size = buffer.length
+    while (size < bytes) size *= 2
+    if (size > KEPT_BUFFER_BYTES) return new Uint8Array(bytes)
+    buffer = new Uint8Array(size)
+    return buffer
+  }
+}
+
+/**
+ * Returns a function counting the parts left when `bytes[offset, offset + length)` is merged pair by pair, lowest
+ * rank first and leftmost among equals (tiktoken's rule). Parts are a linked list and candidate pairs a heap of
+ * `rank, start` keys, so n bytes take O(n log n), not the O(n²) of rescanning; stale keys are skipped when popped.
+ */
+function createMerger(table: RankTable): (bytes: Uint8Array, offset: number, length: number) => number {
+  const { pairs } = table
+  // next[i]: start of the part after the one at i; pairRank[i]: rank of those two parts joined, -1 if none.
+  const next = new Int32Array(MAX_PIECE_BYTES + 1)
+  const previous = new Int32Array(MAX_PIECE_BYTES)
+  const pairRank = new Int32Array(MAX_PIECE_BYTES)
+  const heap = new Int32Array(3 * MAX_PIECE_BYTES)
+  let heapSize = 0
+
+  const push = (key: number) => {
+    let index = heapSize++
+    while (index > 0) {
+      const parent = (index - 1) >> 1
+      if (heap[parent]! <= key) break
+      heap[index] = heap[parent]!
+      index = parent
+    }
+    heap[index] = key
+  }
+  const pop = (): number => {
+    const top = heap[0]!
+    const last = heap[--heapSize]!
+    let index = 0
+    for (;;) {
+      let child = 2 * index + 1
+      if (child >= heapSize) break
+      if (child + 1 < heapSize && heap[child + 1]! < heap[child]!) child++
+      if (heap[child]! >= last) break
+      heap[index] = heap[child]!
+      index = child
+    }
+    heap[index] = last
+    return top
+  }
+  const rankOf = (bytes: Uint8Array, start: number, end: number) => rankOfBytes(table, bytes, start, end, hashBytes(bytes, start, end))
+
+  // Positions are relative to `offset`.
+  return (bytes, offset, length) => {
+    if (length < 2) return length
+    heapSize = 0
+    for (let index = 0; index < length; index++) {
+      next[index] = index + 1
+      previous[index] = index - 1
+    }
+    for (let index = 0; index + 1 < length; index++) {
+      const rank = pairs[(bytes[offset + index]! << 8) | bytes[offset + index + 1]!]!
+      pairRank[index] = rank
+      if (rank !== -1) push(rank * KEY_SCALE + index)
+    }
+    pairRank[length - 1] = -1
+    let parts = length
+    while (heapSize > 0) {
+      const key = pop()
+      const start = key % KEY_SCALE
+      // A merged-away part has rank -1 and a re-ranked pair a different rank: either way the key is stale.
+      if (pairRank[start] !== (key - start) / KEY_SCALE) continue
+      const absorbed = next[start]!
+      const after = next[absorbed]!
+      pairRank[absorbed] = -1
+      next[start] = after
+      parts--
+      if (after < length) {
+        previous[after] = start
+        const rank = rankOf(bytes, offset + start, offset + next[after]!)
+        pairRank[start] = rank
+        if (rank !== -1) push(rank * KEY_SCALE + start)
+      } else {
+        pairRank[start] = -1
+      }
+      const before = previous[start]!
+      if (before !== -1) {
+        const rank = rankOf(bytes, offset + before, offset + after)
+        pairRank[before] = rank
+        if (rank !== -1) push(rank * KEY_SCALE + before)
+      }
+    }
+    return parts
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Pre-tokenizers of tiktoken's encodings: the split patterns (any text) and linear state machines that reproduce them
+ * on ASCII, where a regex scan costs more than the rest of counting.
+ */
+import { FloorguardError } from '../errors.js'
+
+/** Unicode White_Space, the set Rust's `\s` (tiktoken) matches; JavaScript's `\s` differs on U+0085 and U+FEFF. */
+const WS = String.raw`\t-\r \x85\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000`
+const CONTRACTION = String.raw`'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])`
+
+/** Pre-tokenizer patterns of tiktoken's encodings, with `\s` spelled as Unicode White_Space. */
+export const SPLIT_PATTERNS = {
+  o200k_base: new RegExp(
+    String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?:${CONTRACTION})?` +
+      String.raw`|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?:${CONTRACTION})?` +
+      String.raw`|\p{N}{1,3}| ?[^${WS}\p{L}\p{N}]+[\r\n/]*|[${WS}]*[\r\n]+|[${WS}]+(?![^${WS}])|[${WS}]+`,
+    'gu',
+  ),
+  cl100k_base: new RegExp(
+    String.raw`${CONTRACTION}|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^${WS}\p{L}\p{N}]+[\r\n]*|[${WS}]+$|[${WS}]*[\r\n]|[${WS}]+(?![^${WS}])|[${WS}]`,
+    'gu',
+  ),
+} as const
+
+/** An encoding with a split pattern. */
+export type SplitEncoding = keyof typeof SPLIT_PATTERNS
+
+/**
+ * Returns where the piece starting at byte `start` of `bytes` (a text's UTF-8) ends, for a text whose pre-tokenization
+ * ends at `end`. Non-ASCII bytes stop every run; the result holds only if the piece and the three bytes after it are
+ * ASCII (see {@link asciiDecides}).
+ */
+export type AsciiPieceEnd = (bytes: Uint8Array, start: number, end: number) => number
+
+const UPPER = 1
+const LOWER = 2
+const DIGIT = 4
+/** Whitespace other than CR and LF. */
+const BLANK = 8
+const NEWLINE = 16
+/** Neither letter, digit nor whitespace: `[^\s\p{L}\p{N}]`. */
+const OTHER = 32
+const LETTER = UPPER | LOWER
+const SPACE = BLANK | NEWLINE
+/** `[^\r\n\p{L}\p{N}]`, the optional character before a letter run. */
+const PREFIX = BLANK | OTHER
+
+/** Class of each byte; 0 for the bytes of non-ASCII characters, so that every run stops there. */
+const CLASS = new Uint8Array(256)
+for (let code = 0; code < 128; code++) CLASS[code] = OTHER
+for (let code = 65; code <= 90; code++) CLASS[code] = UPPER
+for (let code = 97; code <= 122; code++) CLASS[code] = LOWER
+for (let code = 48; code <= 57; code++) CLASS[code] = DIGIT
+for (const code of [9, 11, 12, 32]) CLASS[code] = BLANK
+CLASS[10] = NEWLINE
+CLASS[13] = NEWLINE
+
+/**
+ * Whether a piece that the machine ends at `pieceEnd` is the pattern's piece too. Apart from a whitespace run's end
+ * (which the machine checks itself) the pattern looks at most two characters past a piece (a contraction that does not
+ * match: `'l` and one more), so if those and the piece are ASCII it decided on ASCII alone. Every byte inside a piece
+ * the machine returns passed a class test, so only the three after it are checked.
+ */
+export function asciiDecides(bytes: Uint8Array, pieceEnd: number, end: number): boolean {
+  return (
+    (pieceEnd >= end || bytes[pieceEnd]! < 0x80) &&
+    (pieceEnd + 1 >= end || bytes[pieceEnd + 1]! < 0x80) &&
+    (pieceEnd + 2 >= end || bytes[pieceEnd + 2]! < 0x80)
+  )
+}
+
+/** End of `'s|'d|'m|'t|'ll|'ve|'re` (any case) at `index`, or `index` when there is none. */
+function contractionEnd(bytes: Uint8Array, index: number, end: number): number {
+  if (index + 1 >= end || bytes[index] !== 39) return index
+  // `| 0x20` lowercases an ASCII letter and maps nothing else onto one.
+  const first = bytes[index + 1]! | 0x20
+  if (first === 115 || first === 100 || first === 109 || first === 116) return index + 2
+  if (index + 2 >= end) return index
+  const second = bytes[index + 2]! | 0x20
+  if ((first === 108 && second === 108) || ((first === 118 || first === 114) && second === 101)) return index + 3
+  return index
+}
+
+/** End of a whitespace piece at `start`; `wholeAtEnd` is cl100k's `\s+$`, tried before its newline rule. */
+function spaceEnd(bytes: Uint8Array, start: number, end: number, wholeAtEnd: boolean): number {
+  let index = start
+  let lastNewline = -1
+  let kind = CLASS[bytes[index]!]!
+  while (kind & SPACE) {
+    if (kind & NEWLINE) lastNewline = index
+    if (++index === end) break
+    kind = CLASS[bytes[index]!]!
+  }
+  // The newline rules look at the whole run, which a non-ASCII space (U+3000, U+0085) would continue.
+  if (kind === 0) return 0
+  if (wholeAtEnd && index === end) return end
+  // `\s*[\r\n]` backtracks to the run's last CR or LF.
+  if (lastNewline !== -1) return lastNewline + 1
+  if (index === end) return end
+  // `\s+(?!\S)` gives back the last whitespace character, which prefixes the next piece; one alone is `\s+` / `\s`.
+  return index - start > 1 ? index - 1 : start + 1
+}
+
+/** End of `[^\r\n\p{L}\p{N}]?` at `start` when a letter follows it, else -1. */
+function letterStart(bytes: Uint8Array, start: number, end: number, kind: number): number {
+  if (kind & LETTER) return start
+  if (kind & PREFIX && start + 1 < end && CLASS[bytes[start + 1]!]! & LETTER) return start + 1
+  return -1
+}
+
+/** End of ` ?[^\s\p{L}\p{N}]+` at `start`, or -1. */
+function otherRunEnd(bytes: Uint8Array, start: number, end: number, kind: number): number {
+  let index = start
+  if (kind & OTHER) index++
+  else if (bytes[start] === 32 && start + 1 < end && CLASS[bytes[start + 1]!]! & OTHER) index += 2
+  else return -1
+  while (index < end && CLASS[bytes[index]!]! & OTHER) index++
+  return index
+}
+
+/** End of `\p{N}{1,3}` at `start`. */
+function digitsEnd(bytes: Uint8Array, start: number, end: number): number {
+  const last = Math.min(end, start + 3)
+  let index = start + 1
+  while (index < last && CLASS[bytes[index]!]! & DIGIT) index++
+  return index
+}
+
+/**
+ * o200k_base on ASCII, alternatives in order: `[^\r\n\p{L}\p{N}]?U*L+C?`, `[^\r\n\p{L}\p{N}]?U+L*C?` (C a
+ * contraction), `\p{N}{1,3}`, ` ?[^\s\p{L}\p{N}]+[\r\n/]*`, `\s*[\r\n]+`, `\s+(?!\S)`, `\s+`. Returns 0 for a
+ * non-ASCII first character.
+ */
+export const o200kPieceEnd: AsciiPieceEnd = (bytes, start, end) => {
+  const kind = CLASS[bytes[start]!]!
+  if (kind === 0) return 0
+  const letters = letterStart(bytes, start, end, kind)
+  if (letters !== -1) {
+    // Both letter alternatives end after the capitals and the lower-case letters that follow them.
+    let index = letters
+    while (index < end && CLASS[bytes[index]!]! & UPPER) index++
+    while (index < end && CLASS[bytes[index]!]! & LOWER) index++
+    return contractionEnd(bytes, index, end)
+  }
+  if (kind & DIGIT) return digitsEnd(bytes, start, end)
+  let index = otherRunEnd(bytes, start, end, kind)
+  if (index === -1) return spaceEnd(bytes, start, end, false)
+  for (let code = bytes[index]; index < end && (code === 13 || code === 10 || code === 47); code = bytes[++index]);
+  return index
+}
+
+/**
+ * cl100k_base on ASCII, alternatives in order: a contraction, `[^\r\n\p{L}\p{N}]?\p{L}+`, `\p{N}{1,3}`,
+ * ` ?[^\s\p{L}\p{N}]+[\r\n]*`, `\s+$`, `\s*[\r\n]`, `\s+(?!\S)`, `\s`. Returns 0 for a non-ASCII first character.
+ */
+export const cl100kPieceEnd: AsciiPieceEnd = (bytes, start, end) => {
+  const kind = CLASS[bytes[start]!]!
+  if (kind === 0) return 0
+  const contraction = contractionEnd(bytes, start, end)
+  if (contraction !== start) return contraction
+  const letters = letterStart(bytes, start, end, kind)
+  if (letters !== -1) {
+    let index = letters
+    while (index < end && CLASS[bytes[index]!]! & LETTER) index++
+    return index
+  }
+  if (kind & DIGIT) return digitsEnd(bytes, start, end)
+  let index = otherRunEnd(bytes, start, end, kind)
+  if (index === -1) return spaceEnd(bytes, start, end, true)
+  for (let code = bytes[index]; index < end && (code === 13 || code === 10); code = bytes[++index]);
+  return index
+}
+
+/** The ASCII state machine of each encoding. */
+export const ASCII_PIECE_END: Readonly<Record<SplitEncoding, AsciiPieceEnd>> = { o200k_base: o200kPieceEnd, cl100k_base: cl100kPieceEnd }
+
+/** Byte offset `units` UTF-16 units after `byte` in UTF-8 `bytes` (a 4-byte character is two units). */
+export function advanceUnits(bytes: Uint8Array, byte: number, units: number): number {
+  let index = byte
+  for (let unit = 0; unit < units; ) {
+    const lead = bytes[index]!
+    if (lead < 0x80) {
+      index++
+      unit++
+    } else if (lead < 0xe0) {
+      index += 2
+      unit++
+    } else if (lead < 0xf0) {
+      index += 3
+      unit++
+    } else {
+      index += 4
+      unit += 2
+    }
+  }
+  return index
+}
+
+/** UTF-16 units in the UTF-8 `bytes[start, end)`. */
+export function unitsIn(bytes: Uint8Array, start: number, end: number): number {
+  let units = 0
+  for (let index = start; index < end; index++) {
+    const byte = bytes[index]!
+    // Continuation bytes add nothing; a 4-byte lead starts a surrogate pair.
+    if (byte < 0x80 || byte >= 0xc0) units += byte >= 0xf0 ? 2 : 1
+  }
+  return units
+}
+
+/**
+ * Finds the byte end of the piece at (`unit`, `byte`) of `text`, whose UTF-8 is `bytes[0, end)`: the state machine's
+ * when it decides, else the pattern's.
+ */
+export type PieceFinder = (text: string, unit: number, bytes: Uint8Array, byte: number, end: number) => number
+
+/** Creates the piece finder of `encoding`; it owns a sticky copy of the pattern. */
+export function createPieceFinder(encoding: SplitEncoding): PieceFinder {
+  const asciiPieceEnd = ASCII_PIECE_END[encoding]
+  // Sticky: the pattern is asked for the piece at one position only. Pieces tile the text (every character starts some
+  // alternative and none matches empty), so that piece is the one a global scan would find there.
+  const pattern = new RegExp(SPLIT_PATTERNS[encoding].source, 'uy')
+  return (text, unit, bytes, byte, end) => {
+    const pieceEnd = asciiPieceEnd(bytes, byte, end)
+    if (pieceEnd !== 0 && asciiDecides(bytes, pieceEnd, end)) return pieceEnd
+    pattern.lastIndex = unit
+    if (!pattern.test(text)) throw new FloorguardError('internal', `the ${encoding} split pattern matched nothing at ${unit}: please report this text`)
+    return advanceUnits(bytes, byte, pattern.lastIndex - unit)
+  }
+}
