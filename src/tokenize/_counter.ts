@@ -29,7 +29,18 @@ export type CountFunction = (text: string) => number
  * Creates an exact counter for `encoding` over `table`. The counter owns its buffers and its cache of multi-token
  * pieces (a fresh counter is a cold one); the table is only read.
  */
-export function createCounter(table: RankTable, encoding: SplitEncoding): CountFunction {
+/** How a counter memoizes whole texts (see {@link createCounter}). */
+export interface TextMemo {
+  /** Texts longer than this (in UTF-16 units) are never memoized. */
+  readonly upTo: number
+  /** Entries kept before the memo is cleared. */
+  readonly entries: number
+}
+
+/** Slots of the filter of texts counted once (a power of two). */
+const SEEN_SLOTS = 1 << 16
+
+export function createCounter(table: RankTable, encoding: SplitEncoding, textMemo?: TextMemo): CountFunction {
   const asciiPieceEnd = ASCII_PIECE_END[encoding]
   const findPiece = createPieceFinder(encoding)
   const pieceCache = new Map<string, number>()
@@ -105,6 +116,15 @@ export function createCounter(table: RankTable, encoding: SplitEncoding): CountF
     return total
   }
 
+  // Whole texts that repeat are memoized. A text enters the memo the second time it is counted: a filter of hashes of
+  // the texts counted once (over their UTF-8, which is at hand) stands in front of it, so texts that never repeat
+  // (most of what an estimator prices, as it deduplicates a message's items itself) cost a hash, not a memo entry.
+  // A hash collision only costs a lookup.
+  const memo = new Map<string, number>()
+  const seen = new Int32Array(SEEN_SLOTS)
+  const memoUpTo = textMemo?.upTo ?? -1
+  const memoEntries = textMemo?.entries ?? 0
+
   return (text) => {
     let bytes = room(text.length)
     let encoded = encoder.encodeInto(text, bytes)
@@ -113,7 +133,22 @@ export function createCounter(table: RankTable, encoding: SplitEncoding): CountF
       bytes = room(3 * text.length)
       encoded = encoder.encodeInto(text, bytes)
     }
-    return countEncoded(text, bytes, encoded.written)
+    const end = encoded.written
+    if (text.length > memoUpTo) return countEncoded(text, bytes, end)
+    const spread = hashBytes(bytes, 0, end)
+    // Folded, as FNV-1a spreads its input into the high bits; 0 marks a free slot.
+    const hash = (spread ^ (spread >>> 15)) | 1
+    const slot = hash & (SEEN_SLOTS - 1)
+    if (seen[slot] !== hash) {
+      seen[slot] = hash
+      return countEncoded(text, bytes, end)
+    }
+    const known = memo.get(text)
+    if (known !== undefined) return known
+    const value = countEncoded(text, bytes, end)
+    if (memo.size >= memoEntries) memo.clear()
+    memo.set(text, value)
+    return value
   }
 
   /** A buffer of at least `bytes` bytes: the kept one, grown while small enough, or a one-off. */

@@ -14,7 +14,8 @@ export type TokenizerName = (typeof TOKENIZER_NAMES)[number]
 /** Options of {@link createTokenizer}. */
 export interface TokenizerOptions {
   /**
-   * Memoize counts of strings up to this many UTF-16 units (repeated spans are common in transcripts).
+   * Memoize counts of strings up to this many UTF-16 units (repeated spans are common in transcripts). An exact
+   * tokenizer memoizes a text from its second count on.
    * @default 2048
    */
   readonly memoizeUpTo?: number
@@ -67,31 +68,13 @@ export function approxTokens(text: string): number {
   return Math.ceil(codePoints / 4)
 }
 
-/** Slots of the filter of texts counted once (a power of two). */
-const SEEN_SLOTS = 1 << 16
-
-/**
- * Memoizes the counts of texts up to `memoizeUpTo` units that repeat. A text enters the memo the second time it is
- * counted: a filter of hashes of the texts counted once stands in front of the memo, so texts that never repeat (most
- * of what an estimator prices, as it deduplicates a message's items itself) cost a hash of their units, not a memo
- * entry (which costs about half as much again as counting a short text). A hash collision only costs a lookup.
- */
+/** Memoizes the counts of texts up to `memoizeUpTo` units (for `approx`; the exact counters memoize internally). */
 function memoize(count: CountFunction, options: TokenizerOptions): CountFunction {
   const limit = options.memoizeUpTo ?? 2048
   const entries = options.memoEntries ?? 100_000
   const memo = new Map<string, number>()
-  const seen = new Int32Array(SEEN_SLOTS)
   return (text) => {
     if (text.length > limit) return count(text)
-    let hash = 0x811c9dc5 ^ text.length
-    for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193)
-    // 0 marks a free slot.
-    hash = (hash ^ (hash >>> 16)) | 1
-    const slot = hash & (SEEN_SLOTS - 1)
-    if (seen[slot] !== hash) {
-      seen[slot] = hash
-      return count(text)
-    }
     const known = memo.get(text)
     if (known !== undefined) return known
     const value = count(text)
@@ -113,6 +96,6 @@ export async function createTokenizer(name: string = 'o200k_base', options: Toke
   if (name !== 'o200k_base' && name !== 'cl100k_base') {
     throw new FloorguardError('unknown-name', `unknown tokenizer ${JSON.stringify(name)}: expected one of ${TOKENIZER_NAMES.join(', ')}`)
   }
-  const count = createCounter(await loadRankTable(name), name)
-  return { specificationVersion: 'v1', name, exact: true, count: memoize(count, options) }
+  const count = createCounter(await loadRankTable(name), name, { upTo: options.memoizeUpTo ?? 2048, entries: options.memoEntries ?? 100_000 })
+  return { specificationVersion: 'v1', name, exact: true, count }
 }
