@@ -133,6 +133,15 @@ for (const comparator of COMPARATORS) {
   COMPARATORS_BY_LAST.set(last, [...(COMPARATORS_BY_LAST.get(last) ?? []), comparator])
 }
 const LONGEST_COMPARATOR_WORD = Math.max(...COMPARATORS.flat().map((word) => word.length))
+/** First units (ASCII lowered, or `≥`/`≤`) of the words comparators end with; other words are not sliced to look them up. */
+const COMPARATOR_LAST_FIRSTS = new Set([...COMPARATORS_BY_LAST.keys()].map((word) => word.charCodeAt(0)))
+
+/** Whether a word starting with `code` may end a comparator. Non-ASCII units are always looked up (`K` lowercases to `k`). */
+function mayEndComparator(code: number): boolean {
+  if (code >= 128) return true
+  return COMPARATOR_LAST_FIRSTS.has(code >= 65 && code <= 90 ? code + 32 : code)
+}
+
 /** Flags a {@link KEY} can have. */
 const KEY_FLAGS = LOWER | UPPER_FIRST | UPPER_INNER | NON_HEX_LETTER | DIGIT | UNDERSCORE | DOT | HYPHEN
 
@@ -165,7 +174,7 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
     const closer = text.charCodeAt(ends[index]!)
     if (index + 1 < count && closer !== 46 && closer !== 41 && (flags[index + 1]! & ~UNIT_FLAGS) === 0 && ends[index + 1]! - starts[index + 1]! <= LONGEST_UNIT && UNIT_WORDS.has(lowered(text, starts, ends, flags, index + 1))) last = index + 1
     // Comparators end right before the number: look them up by their last word, compare earlier words only on a hit.
-    const candidates = index >= 1 && ends[index - 1]! - starts[index - 1]! <= LONGEST_COMPARATOR_WORD ? COMPARATORS_BY_LAST.get(lowered(text, starts, ends, flags, index - 1)) : undefined
+    const candidates = index >= 1 && ends[index - 1]! - starts[index - 1]! <= LONGEST_COMPARATOR_WORD && mayEndComparator(text.charCodeAt(starts[index - 1]!)) ? COMPARATORS_BY_LAST.get(lowered(text, starts, ends, flags, index - 1)) : undefined
     if (candidates !== undefined) {
       for (let which = 0; which < candidates.length; which++) {
         const comparator = candidates[which]!
