@@ -37,10 +37,17 @@ export class SpanSet {
   /** RECENT_SLOTS latest starts (-1 when free), then their lengths, then their indices. */
   private readonly recent = new Int32Array(RECENT_SLOTS * 3).fill(-1)
 
-  constructor(readonly text: string) {
-    // Grown by doubling from about one span per 512 units (agent text holds one distinct span of each
-    // pattern per 200 to 1,000 units), within bounds: a table larger than the spans need falls out of cache.
-    const capacity = 2 ** Math.min(Math.max(Math.ceil(Math.log2(text.length / 512)), 9), 14)
+  /**
+   * `expected`: how many spans the caller will add, when it knows; the set starts with room for a third of them
+   * distinct (what agent text holds), else for one per 512 units (agent text holds one distinct span of each pattern
+   * per 200 to 1,000 units). It grows by doubling either way; a table larger than the spans need falls out of cache.
+   */
+  constructor(
+    readonly text: string,
+    expected?: number,
+  ) {
+    const guess = expected === undefined ? Math.min(Math.ceil(Math.log2(text.length / 512)), 14) : Math.ceil(Math.log2(expected / 3))
+    const capacity = 2 ** Math.min(Math.max(guess, 9), 20)
     this.starts = new Int32Array(capacity)
     this.ends = new Int32Array(capacity)
     this.slots = new Int32Array(capacity * 2 * SLOT_SIZE)

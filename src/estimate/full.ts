@@ -139,7 +139,7 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
     }
     // Repeats inside one message add nothing to any segment's floor: keep the first occurrence of each text. Spans
     // are deduplicated in place, so only distinct texts are sliced.
-    const distinct = new SpanSet(rendered.text)
+    const distinct = new SpanSet(rendered.text, spans.length)
     for (let index = 0; index < spans.length; index++) {
       const start = spans.starts[index]!
       const end = spans.ends[index]!
