@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { agentText, prng } from './_text.js'
+import { counting } from './count.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'dist')
@@ -119,6 +120,7 @@ function childBench(script, args = []) {
 try {
   if (wanted('estimators')) results.benches.estimators = await estimators()
   if (wanted('hostile')) results.benches.hostile = hostile()
+  if (wanted('counting')) results.benches.counting = await counting(dist)
   if (wanted('plan')) results.benches.plan = childBench('plan.js')
   if (wanted('jsonl')) results.benches.jsonl = childBench('jsonl.js')
 } finally {
@@ -139,7 +141,7 @@ if (results.benches.hostile) {
     console.log(`  ${row.estimator.padEnd(5)} ${row.input.padEnd(24)} ${fixed(row.ms, 0).padStart(6)} ms  ${fixed(row.vsBenign, 2).padStart(5)}x benign  floor ${row.floor}`)
   }
 }
-for (const name of ['plan', 'jsonl']) {
+for (const name of ['counting', 'plan', 'jsonl']) {
   const bench = results.benches[name]
   if (!bench) continue
   console.log(`\n${name}`)

@@ -175,7 +175,8 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
       if (messages.length === 1) {
         // One message's items are distinct by text already.
         items = extract(messages[0]!, offset)
-        for (const item of items) irreducible += item.tokens
+        // An index loop: this runs once per estimate, unoptimized, where an array iterator allocates per item.
+        for (let index = 0; index < items.length; index++) irreducible += items[index]!.tokens
       } else {
         const seen = new Set<string>()
         messages.forEach((message, index) => {

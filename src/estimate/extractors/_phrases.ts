@@ -155,11 +155,15 @@ function phraseAutomaton(): Automaton {
  */
 function recordPhrases(text: string, index: number, state: number, withCues: boolean, hits: PhraseHits): void {
   const { hintLengths, cueLengths, errorLengths } = automaton!
-  for (const phraseLength of hintLengths[state]!) push(hits.hints, index + 1 - phraseLength)
-  for (const phraseLength of errorLengths[state]!) push(hits.errors, index + 1 - phraseLength)
+  // Index loops: this runs for every phrase found, and an array iterator would be an allocation each time.
+  const hints = hintLengths[state]!
+  for (let which = 0; which < hints.length; which++) push(hits.hints, index + 1 - hints[which]!)
+  const errors = errorLengths[state]!
+  for (let which = 0; which < errors.length; which++) push(hits.errors, index + 1 - errors[which]!)
   if (!withCues) return
-  for (const phraseLength of cueLengths[state]!) {
-    const start = index + 1 - phraseLength
+  const cues = cueLengths[state]!
+  for (let which = 0; which < cues.length; which++) {
+    const start = index + 1 - cues[which]!
     // Every cue starts and ends with a letter, so `\b` holds where the unit outside is not a word unit.
     if ((start === 0 || !isWordUnit(text.charCodeAt(start - 1))) && (index + 1 === text.length || !isWordUnit(text.charCodeAt(index + 1)))) push(hits.cues, start)
   }

@@ -1,6 +1,6 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
-import { MAX_WORD_LENGTH, type Word } from './_scan.js'
+import { MAX_WORD_LENGTH } from './_scan.js'
 import { findPhrases } from './_phrases.js'
 import { capSpan, constraintSpans, errorSpan, forEachQuoted, MAX_ERROR_LENGTH, quotePositions, type RawSpan } from './lines.js'
 import { classifyWord, numericPhrases } from './words.js'
@@ -285,6 +285,8 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   const candidates: number[] = []
   // Offsets of the line's quote characters.
   const quotes: number[] = []
+  // The line's words holding an error hint.
+  const hintWords: Array<{ start: number; end: number; text: string }> = []
   // First and last word of each numeric phrase of the line.
   const phrases: number[] = []
   const spans = new LineSpans()
@@ -373,12 +375,21 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       while (errorTo < errorOffsets.length && errorOffsets[errorTo]! < lineEnd) errorTo++
       if (errorTo > errorFrom || lint) {
         // Every error anchor word contains a hint, so only the words holding hints need a look (all of them for lint codes).
-        const words: Word[] = []
+        let hinted = 0
         for (let word = 0, hit = errorFrom; word < count; word++) {
           while (hit < errorTo && errorOffsets[hit]! < starts[word]!) hit++
           const holdsHint = hit < errorTo && errorOffsets[hit]! < ends[word]!
-          if (lint || holdsHint) words.push({ start: starts[word]!, end: ends[word]!, text: region.slice(starts[word], ends[word]) })
+          if (lint || holdsHint) {
+            // The line's words are objects reused from line to line: errorSpan reads them during the call only.
+            const reused = hintWords[hinted] ?? (hintWords[hinted] = { start: 0, end: 0, text: '' })
+            reused.start = starts[word]!
+            reused.end = ends[word]!
+            reused.text = region.slice(starts[word], ends[word])
+            hinted++
+          }
         }
+        hintWords.length = hinted
+        const words = hintWords
         while (phraseTo < phraseOffsets.length && phraseOffsets[phraseTo]! < lineStart) phraseTo++
         const holdsPhrase = phraseTo < phraseOffsets.length && phraseOffsets[phraseTo]! < lineEnd
         const error = errorSpan(region, lineStart, lineEnd, words, tool, lineAscii, holdsPhrase)
