@@ -1,5 +1,6 @@
-// `npm run bench`: throughput of the estimators against the record's reference (python3), hostile inputs through
-// `floorguard check`, and the other hot paths. Runs against dist/ (built by `npm ci`). Prints a table and writes
+// `npm run bench [estimators|hostile|counting|plan|jsonl …]`: throughput of the estimators against the record's
+// reference (python3), hostile inputs through `floorguard check`, exact counting against gpt-tokenizer, and the other
+// hot paths (all of them unless some are named). Runs against dist/ (built by `npm ci`). Prints a table and writes
 // .bench/results.json. Numbers are measured here, never asserted by unit tests.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
