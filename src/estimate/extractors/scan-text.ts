@@ -264,16 +264,18 @@ export function mergeSpans(spans: RawSpan[]): RawSpan[] {
  * Scans `[start, end)` of `text` line by line and appends merged spans (absolute offsets), in order, to `into`
  * (a new list unless given), which it returns.
  *
- * Sparse features (errors, quotes, constraint cues) are located by one regex pass each over the part, so the
- * per-line work for prose is a character loop that computes each word's class flags; only words that are not
- * plain prose are sliced and classified. A failing tool result that names no error keeps its first line.
+ * Error hints, error phrases and constraint cues are located by one automaton pass over the part (`findPhrases`), so
+ * the per-line work for prose is a character loop that computes each word's class flags; only words that are not
+ * plain prose are sliced and classified (see ARCHITECTURE.md, "How `full` reads a part"). A failing tool result that
+ * names no error keeps its first line.
  */
 export function scanText(text: string, start: number, end: number, mode: ScanMode, isError: boolean, into: SpanList = new SpanList()): SpanList {
   const region = start === 0 && end === text.length ? text : text.slice(start, end)
   const base = into.length
   // A local binding of the table: the character loop below is the hottest code of the estimator.
   const units = UNIT_CLASS
-  // Error hints: the line's hits are errorOffsets[errorFrom, errorTo), found by a cursor over increasing lines.
+  // Phrase offsets, each list in order: a line's hits are found by cursors over increasing lines (errorOffsets[errorFrom,
+  // errorTo) for hints).
   const { hints: errorOffsets, cues: cueOffsets, errors: phraseOffsets } = findPhrases(region, mode === 'instruction')
   let errorTo = 0
   let phraseTo = 0
