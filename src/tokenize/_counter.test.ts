@@ -157,6 +157,21 @@ describe.each(ENCODINGS)('%s', (encoding) => {
     }
   })
 
+  it('counts short pieces from its cache of recent ones exactly, through collisions and evictions', () => {
+    // 30,000 distinct pieces of 3 to 8 bytes (more than the cache's slots), each counted as a text, twice, in two orders.
+    const random = createRandom(5)
+    const alphabet = 'etaoinshrdlucmfwypvbgkqjxz.,:/_-0123456789é'
+    const pieces = Array.from({ length: 30_000 }, () => {
+      let piece = random() < 0.5 ? ' ' : ''
+      const length = 2 + Math.floor(random() * 6)
+      for (let index = 0; index < length; index++) piece += alphabet[Math.floor(random() * alphabet.length)]
+      return piece
+    })
+    const counted = [...pieces, ...pieces.slice().reverse()].map((piece) => count(piece))
+    const expected = [...pieces, ...pieces.slice().reverse()].map(truth)
+    expect(counted.filter((value, index) => value !== expected[index])).toEqual([])
+  })
+
   it('stays exact after its piece cache is cleared, and a fresh counter agrees', () => {
     const random = createRandom(11)
     const words = Array.from({ length: 80_000 }, () => Array.from({ length: 9 }, () => 'bcdfghjklmnpqrstvwxz'[Math.floor(random() * 20)]).join(''))
