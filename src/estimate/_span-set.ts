@@ -6,8 +6,8 @@
 // With linear probing at most half full, a run of this many occupied slots has probability about
 // 0.824^256 < 10^-21 per insertion unless the input was built to collide; the set then stops trusting the hash.
 const MAX_PROBES = 256
-/** Numbers per slot: hash, start of the latest occurrence, length (0 when the slot is free), index in the order found. */
-const SLOT_SIZE = 4
+/** Numbers per slot: hash, start of the latest occurrence, length (0 when the slot is free). */
+const SLOT_SIZE = 3
 /** Spans up to this long go through the recent cache first. */
 const SHORT_SPAN = 8
 const RECENT_SLOTS = 1024
@@ -20,7 +20,7 @@ const RECENT_SLOTS = 1024
  * only for distinct spans, once, at the end. (Hashing only a long span's ends is no shortcut: agent
  * text is full of distinct quoted spans of one length that share both ends.) The hash is seeded per
  * call, so no fixed input collides on every run; should a probe sequence run long anyway, the set
- * moves to a Map of strings, which costs speed but never changes the result.
+ * moves to a Set of strings, which costs speed but never changes the result.
  */
 export class SpanSet {
   /** Distinct spans recorded so far. */
@@ -33,9 +33,9 @@ export class SpanSet {
   private mask: number
   // 30 bits, so the field stays a small integer (a wider one would change the object's shape in V8).
   private readonly seed = Math.floor(Math.random() * 0x4000_0000)
-  private strings: Map<string, number> | undefined
-  /** RECENT_SLOTS latest starts (-1 when free), then their lengths, then their indices. */
-  private readonly recent = new Int32Array(RECENT_SLOTS * 3).fill(-1)
+  private strings: Set<string> | undefined
+  /** RECENT_SLOTS latest starts (-1 when free), then their lengths. */
+  private readonly recent = new Int32Array(RECENT_SLOTS * 2).fill(-1)
 
   /**
    * `expected`: how many spans the caller will add, when it knows; the set starts with room for a third of them
@@ -56,24 +56,17 @@ export class SpanSet {
 
   /** Records `text.slice(start, end)` unless a span with that text is already recorded; returns whether it was new. */
   add(start: number, end: number): boolean {
-    return this.indexOf(start, end) < 0
-  }
-
-  /**
-   * The index (in the order found) of the distinct span with the text of `text.slice(start, end)`, recording the span
-   * first if it is new, in which case the result is `-1 - index` (negative).
-   */
-  indexOf(start: number, end: number): number {
-    if (this.strings !== undefined) return this.indexOfString(start, end)
+    if (this.strings !== undefined) return this.addString(start, end)
     const { text, slots, mask, recent } = this
     const length = end - start
     // Short spans (`0`, `200`, `ENOENT`) repeat most: a small direct-mapped cache of their latest
     // occurrence, keyed by length and end units, skips the hash and the table for them.
-    let key = -1
     if (length <= SHORT_SPAN) {
-      key = ((length << 8) ^ (text.charCodeAt(start) << 4) ^ text.charCodeAt(end - 1)) & (RECENT_SLOTS - 1)
+      const key = ((length << 8) ^ (text.charCodeAt(start) << 4) ^ text.charCodeAt(end - 1)) & (RECENT_SLOTS - 1)
       const latest = recent[key] ?? -1
-      if (latest >= 0 && recent[key + RECENT_SLOTS] === length && sameText(text, latest, start, length)) return recent[key + 2 * RECENT_SLOTS] ?? 0
+      if (latest >= 0 && recent[key + RECENT_SLOTS] === length && sameText(text, latest, start, length)) return false
+      recent[key] = start
+      recent[key + RECENT_SLOTS] = length
     }
     const hash = hashUnits(text, start, end, this.seed)
     let slot = hash & mask
@@ -81,30 +74,20 @@ export class SpanSet {
       const at = slot * SLOT_SIZE
       const known = slots[at + 2] ?? 0
       if (known === 0) {
-        const index = this.count
-        this.insert(at, hash, start, length, index)
+        this.insert(at, hash, start, length)
         this.push(start, end)
-        if (key >= 0) this.remember(key, start, length, index)
-        return -1 - index
+        return true
       }
       if (known === length && slots[at] === hash && sameText(text, slots[at + 1] ?? 0, start, length)) {
         slots[at + 1] = start
-        const index = slots[at + 3] ?? 0
-        if (key >= 0) this.remember(key, start, length, index)
-        return index
+        return false
       }
       if (probes === MAX_PROBES) {
-        this.strings = new Map(Array.from({ length: this.count }, (_, index) => [this.spanText(index), index]))
-        return this.indexOfString(start, end)
+        this.strings = new Set(Array.from({ length: this.count }, (_, index) => this.spanText(index)))
+        return this.addString(start, end)
       }
       slot = (slot + 1) & mask
     }
-  }
-
-  private remember(key: number, start: number, length: number, index: number): void {
-    this.recent[key] = start
-    this.recent[key + RECENT_SLOTS] = length
-    this.recent[key + 2 * RECENT_SLOTS] = index
   }
 
   /** First start of the `index`-th distinct span (in the order found). */
@@ -123,23 +106,20 @@ export class SpanSet {
   }
 
   /** Fills the free slot at `at`, growing the table once it is half full. */
-  private insert(at: number, hash: number, start: number, length: number, index: number): void {
+  private insert(at: number, hash: number, start: number, length: number): void {
     this.slots[at] = hash
     this.slots[at + 1] = start
     this.slots[at + 2] = length
-    this.slots[at + 3] = index
     if ((this.count + 1) * 2 > this.mask) this.rehash(this.mask * 2 + 1)
   }
 
-  private indexOfString(start: number, end: number): number {
-    const strings = (this.strings ??= new Map())
+  private addString(start: number, end: number): boolean {
+    const strings = this.strings ?? new Set<string>()
     const span = this.text.slice(start, end)
-    const known = strings.get(span)
-    if (known !== undefined) return known
-    const index = this.count
-    strings.set(span, index)
+    const known = strings.size
+    if (strings.add(span).size === known) return false
     this.push(start, end)
-    return -1 - index
+    return true
   }
 
   private push(start: number, end: number): void {
@@ -163,7 +143,6 @@ export class SpanSet {
       slots[to] = old[from] ?? 0
       slots[to + 1] = old[from + 1] ?? 0
       slots[to + 2] = old[from + 2] ?? 0
-      slots[to + 3] = old[from + 3] ?? 0
     }
     this.slots = slots
     this.mask = mask
