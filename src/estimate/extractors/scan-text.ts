@@ -55,17 +55,15 @@ const TOOL_RESULT_CODES = [...TOOL_RESULT_KINDS].reduce((mask, kind) => mask | (
  * generation they carry, as they hold offsets into its text. A word's flags follow from its text, so its kind does too.
  */
 const CACHE_BITS = 15
-const cachedStarts = new Int32Array(1 << CACHE_BITS)
-const cachedLengths = new Int32Array(1 << CACHE_BITS)
-const cachedCodes = new Int32Array(1 << CACHE_BITS)
-const cachedGenerations = new Int32Array(1 << CACHE_BITS)
+/** Per slot, side by side (one cache line per lookup): generation, start, length, kind code. */
+const cached = new Int32Array(4 << CACHE_BITS)
 let generations = 0
 
 /** A generation for a new scan (starting over, cache emptied, when the counter would overflow). */
 function nextGeneration(): number {
   if (generations === 0x7fffffff) {
     generations = 0
-    cachedGenerations.fill(0)
+    cached.fill(0)
   }
   return ++generations
 }
@@ -76,14 +74,14 @@ function classifyCached(text: string, start: number, end: number, flags: number,
   // FNV-1a over the word: sampling a few units is cheaper, but paths and names that share them evict each other.
   let hash = 0x811c9dc5 ^ length
   for (let index = start; index < end; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193)
-  const slot = (hash ^ (hash >>> 15)) & ((1 << CACHE_BITS) - 1)
-  if (cachedGenerations[slot] === generation && cachedLengths[slot] === length && sameUnits(text, cachedStarts[slot]!, start, length)) return cachedCodes[slot]!
+  const at = ((hash ^ (hash >>> 15)) & ((1 << CACHE_BITS) - 1)) << 2
+  if (cached[at] === generation && cached[at + 2] === length && sameUnits(text, cached[at + 1]!, start, length)) return cached[at + 3]!
   const kind = classifyWord(text.slice(start, end), flags)
   const code = kind ? kindCode(kind) : -1
-  cachedGenerations[slot] = generation
-  cachedStarts[slot] = start
-  cachedLengths[slot] = length
-  cachedCodes[slot] = code
+  cached[at] = generation
+  cached[at + 1] = start
+  cached[at + 2] = length
+  cached[at + 3] = code
   return code
 }
 
