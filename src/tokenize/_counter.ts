@@ -76,9 +76,8 @@ export function createCounter(table: RankTable, encoding: SplitEncoding, textMem
   // Counts of recent pieces of 3 to 8 bytes, keyed by their bytes packed into two words: text repeats its pieces
   // (` the`, `.py`, `\n\n`) constantly, and this table (48 KB) stays in cache where the rank table (megabytes) does
   // not once the estimator's text has passed through. A colliding piece takes the slot over.
-  const hotLow = new Int32Array(HOT_SLOTS)
-  const hotHigh = new Int32Array(HOT_SLOTS)
-  const hotCounts = new Int32Array(HOT_SLOTS)
+  // Per slot, side by side (one cache line per lookup): the packed bytes' two words, then length and count.
+  const hot = new Int32Array(HOT_SLOTS * 4)
 
   /** Counts the piece `text[unit, unitEnd)`, whose UTF-8 is `bytes[start, end)`. */
   const countPiece = (text: string, unit: number, unitEnd: number, bytes: Uint8Array, start: number, end: number): number => {
@@ -95,14 +94,14 @@ export function createCounter(table: RankTable, encoding: SplitEncoding, textMem
     if (length > 3) low |= bytes[start + 3]! << 24
     let high = 0
     for (let index = start + 4; index < end; index++) high |= bytes[index]! << (8 * (index - start - 4))
-    const slot = (Math.imul(low ^ Math.imul(high, 0x9e3779b1) ^ length, 0x85ebca6b) >>> 18) & (HOT_SLOTS - 1)
-    const known = hotCounts[slot]!
+    const at = ((Math.imul(low ^ Math.imul(high, 0x9e3779b1) ^ length, 0x85ebca6b) >>> 18) & (HOT_SLOTS - 1)) << 2
+    const known = hot[at + 2]!
     // An entry holds the length above 4 bits of count (a piece of 8 bytes has at most 8 tokens); 0 is a free slot.
-    if (known !== 0 && hotLow[slot] === low && hotHigh[slot] === high && known >>> 4 === length) return known & 15
+    if (known >>> 4 === length && hot[at] === low && hot[at + 1] === high) return known & 15
     const count = rankOfBytes(table, bytes, start, end, hashBytes(bytes, start, end)) !== -1 ? 1 : countRarePiece(text, unit, unitEnd, bytes, start, end)
-    hotLow[slot] = low
-    hotHigh[slot] = high
-    hotCounts[slot] = (length << 4) | count
+    hot[at] = low
+    hot[at + 1] = high
+    hot[at + 2] = (length << 4) | count
     return count
   }
 
