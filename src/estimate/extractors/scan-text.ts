@@ -22,10 +22,10 @@ const NUMBER = kindCode('number')
 const QUOTED = kindCode('quoted')
 const REGEX = kindCode('regex')
 const ERROR = kindCode('error')
+const CONSTRAINT = kindCode('constraint')
 const NO_SPANS: readonly RawSpan[] = []
 /** Unit classes of lower-case letters. */
 const PROSE_UNITS = LOWER | NON_HEX_LETTER
-const CONSTRAINT = kindCode('constraint')
 
 /** Whether a word with these flags and length could be a URL, UUID or hash (what tool results keep). */
 function mayBeToolIdentifier(flags: number, length: number): boolean {
@@ -51,8 +51,8 @@ const TOOL_RESULT_CODES = [...TOOL_RESULT_KINDS].reduce((mask, kind) => mask | (
 /*
  * The kinds of the words a scan classified lately: agent text repeats its identifiers, paths and errors, and a lookup
  * costs less than the patterns. A direct-mapped cache (a colliding word evicts the one before it), keyed by a hash of
- * the word, and checked against the word's units; entries belong to the scan whose
- * generation they carry, as they hold offsets into its text. A word's flags follow from its text, so its kind does too.
+ * the word and checked against the word's units; entries belong to the scan whose generation they carry, as they hold
+ * offsets into its text. A word's flags follow from its text, so its kind does too.
  */
 const CACHE_BITS = 15
 /** Per slot, side by side (one cache line per lookup): generation, start, length, kind code. */
