@@ -4,6 +4,7 @@ import type { Message } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
 import { forEachLine, wordsOf } from './extractors/_scan.js'
 import { quotedSpans } from './extractors/lines.js'
+import { segmentItems } from './segment-items.js'
 
 /** Options of {@link createConservativeEstimator}. */
 export interface ConservativeEstimatorOptions {
@@ -54,16 +55,7 @@ export function createConservativeEstimator(options: ConservativeEstimatorOption
     marginRatio: 0,
     extract,
     estimate(messages, offset = 0): FloorEstimate {
-      const seen = new Set<string>()
-      const items: FloorItem[] = []
-      messages.forEach((message, index) => {
-        for (const item of extract(message, offset + index)) {
-          if (!seen.has(item.text)) {
-            seen.add(item.text)
-            items.push(item)
-          }
-        }
-      })
+      const items = segmentItems(messages, offset, extract)
       const irreducible = items.length > 0 ? fixedFloor : 0
       return { estimator: 'conservative', tokenizer: tokenizer.name, irreducible, margin: 0, total: irreducible, items }
     },

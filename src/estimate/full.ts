@@ -6,6 +6,7 @@ import { wordsOf } from './extractors/_scan.js'
 import { capSpan } from './extractors/lines.js'
 import { scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
 import { SpanSet } from './_span-set.js'
+import { segmentItems } from './segment-items.js'
 import { classifyWord } from './extractors/words.js'
 
 /** Options of {@link createFullEstimator}. */
@@ -170,24 +171,11 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
     marginRatio,
     extract,
     estimate(messages, offset = 0): FloorEstimate {
-      let items: FloorItem[] = []
+      // A message's items are distinct by text already (see extractUncached).
+      const items = segmentItems(messages, offset, extract, true)
       let irreducible = 0
-      if (messages.length === 1) {
-        // One message's items are distinct by text already.
-        items = extract(messages[0]!, offset)
-        // An index loop: this runs once per estimate, unoptimized, where an array iterator allocates per item.
-        for (let index = 0; index < items.length; index++) irreducible += items[index]!.tokens
-      } else {
-        const seen = new Set<string>()
-        messages.forEach((message, index) => {
-          for (const item of extract(message, offset + index)) {
-            if (seen.has(item.text)) continue
-            seen.add(item.text)
-            items.push(item)
-            irreducible += item.tokens
-          }
-        })
-      }
+      // An index loop: this runs once per estimate, unoptimized, where an array iterator allocates per item.
+      for (let index = 0; index < items.length; index++) irreducible += items[index]!.tokens
       const margin = Math.ceil(irreducible * marginRatio)
       return { estimator: 'full', tokenizer: tokenizer.name, irreducible, margin, total: irreducible + margin, items }
     },

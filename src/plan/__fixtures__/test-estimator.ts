@@ -1,6 +1,7 @@
 import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../../spec/estimator.js'
 import type { TokenizerV1 } from '../../spec/tokenizer.js'
 import type { Message, Part } from '../../spec/transcript.js'
+import { segmentItems } from '../../estimate/segment-items.js'
 import { renderMessage } from '../../transcript/render.js'
 
 /** ceil(chars / 4): a stand-in tokenizer for planner tests. */
@@ -59,17 +60,8 @@ export function createTestEstimator(options: { marginRatio?: number; margin?: 'c
     marginRatio,
     extract,
     estimate(messages, offset = 0): FloorEstimate {
-      const seen = new Set<string>()
-      const items: FloorItem[] = []
-      let irreducible = 0
-      messages.forEach((message, index) => {
-        for (const item of extract(message, offset + index)) {
-          if (seen.has(item.text)) continue
-          seen.add(item.text)
-          items.push(item)
-          irreducible += item.tokens
-        }
-      })
+      const items = segmentItems(messages, offset, extract)
+      const irreducible = items.reduce((sum, item) => sum + item.tokens, 0)
       const margin = round(irreducible * marginRatio)
       return { estimator: 'test', tokenizer: charsTokenizer.name, irreducible, margin, total: irreducible + margin, items }
     },
