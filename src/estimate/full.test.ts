@@ -173,6 +173,44 @@ describe('full estimator: invariants', () => {
   })
 })
 
+describe('full estimator: repeated lines', () => {
+  // Lines from a small pool, so that many repeat, and long enough to be looked up (see _repeated-lines.ts).
+  const lineArb = fc.array(fc.constantFrom(...fragments.filter((fragment) => !fragment.includes('\n'))), { minLength: 1, maxLength: 12 }).map((parts) => parts.join(''))
+  // Near repeats too: a line with one unit changed, which a lookup by a few units cannot tell from the original.
+  const mutantArb = fc.tuple(lineArb, fc.nat(), fc.constantFrom('7', 'x', '"', ' ', 'é')).map(([line, at, unit]) => [line, line.slice(0, at % line.length) + unit + line.slice((at % line.length) + 1)])
+  const poolArb = fc.array(fc.oneof(lineArb.map((line) => [line]), mutantArb), { minLength: 1, maxLength: 6 }).map((groups) => groups.flat())
+  const partArb = fc.tuple(poolArb, fc.array(fc.nat(), { maxLength: 30 }), fc.constantFrom('\n', '\r\n'))
+    .map(([pool, picks, newline]) => (picks.length === 0 ? pool : picks.map((pick) => pool[pick % pool.length]!)).join(newline))
+  /**
+   * What the part holds line by line, found without the scan's skipping: each line extracted alone (a one-line text
+   * has no repeated line), shifted to its offset, and the first item of each text kept.
+   */
+  const lineByLine = (text: string, make: (text: string) => Message) => {
+    const seen = new Set<string>()
+    const items: FloorItem[] = []
+    let offset = 0
+    for (const line of text.split('\n')) {
+      for (const item of full.extract(make(line), 0)) {
+        if (!seen.has(item.text)) items.push({ ...item, start: item.start + offset, end: item.end + offset })
+        seen.add(item.text)
+      }
+      offset += line.length + 1
+    }
+    return items
+  }
+
+  it('finds what the part holds line by line: a skipped line is one that repeats an earlier line', () => {
+    // Failing tool results without an error keep their first line, which a line-by-line oracle would do for every line.
+    const make = [user, (text: string) => assistant({ type: 'text', text }), (text: string) => result(text)]
+    fc.assert(
+      fc.property(partArb, fc.nat(make.length - 1), (text, which) => {
+        expect(full.extract(make[which]!(text), 0)).toEqual(lineByLine(text, make[which]!))
+      }),
+      { numRuns: 400, seed: 5 },
+    )
+  })
+})
+
 describe('conservative estimator', () => {
   it('gives a fixed floor to a segment holding a quote, a number or a cue, and 0 otherwise', () => {
     const conservative = createConservativeEstimator({ tokenizer })

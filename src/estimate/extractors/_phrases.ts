@@ -7,6 +7,8 @@
  * matching (without the `u` flag) never pairs a non-ASCII unit with an ASCII one.
  */
 
+import type { RepeatedLines } from './_repeated-lines.js'
+
 /** Substrings that every error anchor holds (any case, anywhere: `OSError`, `FAILED`, `not found`). */
 export const ERROR_HINT_PHRASES = [
   'rror', 'xception', 'errno', 'fatal', 'panic', 'err!', 'err:', 'fail', 'exit code', 'fault', 'warning', 'interrupt', 'abort',
@@ -111,6 +113,10 @@ function build(): Automaton {
       stride++
     }
   }
+  // A newline leads to the root like any unit no phrase holds, but through a tagged transition, so that the scan
+  // loop meets line ends without a test of its own.
+  const newline = stride++
+  classOf[10] = newline
   if (states * stride * 2 >= 0x10000) throw new Error('phrase automaton: too many states for its table')
   const compact = new Uint16Array(states * stride)
   for (let state = 0; state < states; state++) {
@@ -122,6 +128,7 @@ function build(): Automaton {
       const ends = hints[target]!.length > 0 || cues[target]!.length > 0 || errors[target]!.length > 0
       compact[state * stride + unitClass] = ((target * stride) << 1) | (ends ? 1 : 0)
     }
+    compact[state * stride + newline] = 1
   }
   return { table: compact, classOf, stride, hintLengths: hints, cueLengths: cues, errorLengths: errors }
 }
@@ -171,22 +178,32 @@ function recordPhrases(text: string, index: number, state: number, withCues: boo
 
 /**
  * Finds every occurrence of the error hints and error phrases, and (with `withCues`) of the constraint cues bounded by
- * `\b` on both sides, in `text`.
+ * `\b` on both sides, in `text`; with `repeated`, also the lines that repeat an earlier line (see {@link RepeatedLines}).
  *
  * Every match of a global `/hint|…/gi` pass is among `hints`, and the others overlap one (`timed out` and
  * `out of memory`); a sentence (which no cue crosses) holds a match of `/\b(?:cue|…)\b/gi` exactly when it holds
- * an offset of `cues`; an ASCII line matches `/phrase|…/i` exactly when it holds an offset of `errors`.
+ * an offset of `cues`; an ASCII line matches `/phrase|…/i` exactly when it holds an offset of `errors`. No phrase
+ * holds a newline, so none crosses lines.
  */
-export function findPhrases(text: string, withCues: boolean): PhraseHits {
+export function findPhrases(text: string, withCues: boolean, repeated?: RepeatedLines): PhraseHits {
   const { table, classOf, stride } = phraseAutomaton()
   const hits: PhraseHits = { hints: [], cues: [], errors: [] }
   let row = 0
+  let lineStart = 0
   const length = text.length
   for (let index = 0; index < length; index++) {
     const step = table[row + classOf[text.charCodeAt(index)]!]!
     row = step >> 1
-    if (step & 1) recordPhrases(text, index, row / stride, withCues, hits)
+    if (step & 1) {
+      if (row !== 0) recordPhrases(text, index, row / stride, withCues, hits)
+      else {
+        // A newline: no phrase ends at the root.
+        repeated?.note(text, lineStart, index)
+        lineStart = index + 1
+      }
+    }
   }
+  repeated?.note(text, lineStart, length)
   return hits
 }
 

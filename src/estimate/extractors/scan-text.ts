@@ -2,6 +2,7 @@ import type { ItemKind } from '../../spec/estimator.js'
 import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
 import { MAX_WORD_LENGTH } from './_scan.js'
 import { findPhrases } from './_phrases.js'
+import { RepeatedLines } from './_repeated-lines.js'
 import { capSpan, constraintSpans, errorSpan, forEachQuoted, MAX_ERROR_LENGTH, quotePositions, type RawSpan } from './lines.js'
 import { classifyWord, numericPhrases } from './words.js'
 
@@ -260,7 +261,8 @@ export function mergeSpans(spans: RawSpan[]): RawSpan[] {
 
 /**
  * Scans `[start, end)` of `text` line by line and appends merged spans (absolute offsets), in order, to `into`
- * (a new list unless given), which it returns.
+ * (a new list unless given), which it returns. A line with the units of an earlier line of the range is skipped: its
+ * spans would repeat texts found already, and callers keep the first span of each text.
  *
  * Error hints, error phrases and constraint cues are located by one automaton pass over the part (`findPhrases`), so
  * the per-line work for prose is a character loop that computes each word's class flags; only words that are not
@@ -269,12 +271,15 @@ export function mergeSpans(spans: RawSpan[]): RawSpan[] {
  */
 export function scanText(text: string, start: number, end: number, mode: ScanMode, isError: boolean, into: SpanList = new SpanList()): SpanList {
   const region = start === 0 && end === text.length ? text : text.slice(start, end)
+  const repeated = new RepeatedLines()
   const base = into.length
   // A local binding of the table: the character loop below is the hottest code of the estimator.
   const units = UNIT_CLASS
   // Phrase offsets, each list in order: a line's hits are found by cursors over increasing lines (errorOffsets[errorFrom,
   // errorTo) for hints).
-  const { hints: errorOffsets, cues: cueOffsets, errors: phraseOffsets } = findPhrases(region, mode === 'instruction')
+  const { hints: errorOffsets, cues: cueOffsets, errors: phraseOffsets } = findPhrases(region, mode === 'instruction', repeated)
+  // Lines met before in this part are skipped: they add no span of a new text (see RepeatedLines).
+  let repeatTo = 0
   let errorTo = 0
   let phraseTo = 0
   let cueTo = 0
@@ -309,6 +314,12 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
     let quoteCount = 0
     // Whether a word holds a lint code's head (`E501`): then every word of the line is a possible error anchor.
     let lint = false
+    if (repeatTo < repeated.count && repeated.starts[repeatTo] === lineStart) {
+      index = repeated.ends[repeatTo++]!
+      if (index === length) break
+      lineStart = ++index
+      continue
+    }
     // One pass over the line finds its words, their class flags and the line's end (no separate search for `\n`).
     let unitClass = 0
     for (;;) {

@@ -1,0 +1,60 @@
+/**
+ * The lines of a part that repeat an earlier line of it, found during the phrase pass (see `findPhrases`). The `full`
+ * scan reads nothing outside a line for that line's spans, so a repeated line yields only spans of texts the scan
+ * has found already, and the caller keeps one span per text: the scan skips it.
+ */
+
+/** Lines shorter than this are not looked up: scanning them again costs about what the lookup does. */
+const MIN_LENGTH = 12
+/*
+ * Lines met lately: direct-mapped (a colliding line evicts the one before it, which only means that a later repeat of
+ * it is scanned again), keyed by the line's length and a few of its units, and confirmed by comparing the units.
+ * Entries belong to the pass whose generation they carry, as they hold offsets into its text. Small enough to stay in
+ * cache: repeats in agent text come within a few dozen lines (a traceback's fixed lines, a test run's header).
+ */
+const BITS = 12
+/** Per slot, side by side: generation, start, length. */
+const table = new Int32Array(4 << BITS)
+let generations = 0
+
+/** The repeated lines of one text, in order: `[starts[i], ends[i])`, ends excluding the newline. */
+export class RepeatedLines {
+  count = 0
+  readonly starts: number[] = []
+  readonly ends: number[] = []
+  private readonly generation: number
+
+  constructor() {
+    if (generations === 0x7fffffff) {
+      generations = 0
+      table.fill(0)
+    }
+    this.generation = ++generations
+  }
+
+  /** Records the line `[start, end)` of `text` (lines come in order) as repeated if an earlier one had its units. */
+  note(text: string, start: number, end: number): void {
+    const length = end - start
+    if (length < MIN_LENGTH) return
+    let hash = Math.imul(length, 0x9e3779b1)
+    hash = Math.imul(hash ^ text.charCodeAt(start + (length >>> 1)), 0x01000193)
+    hash = Math.imul(hash ^ text.charCodeAt(start + (length >>> 2)), 0x01000193)
+    hash = Math.imul(hash ^ text.charCodeAt(end - 1 - (length >>> 2)), 0x01000193)
+    hash = Math.imul(hash ^ text.charCodeAt(end - 1), 0x01000193)
+    hash = Math.imul(hash ^ text.charCodeAt(end - 2), 0x01000193)
+    const at = ((hash ^ (hash >>> 16)) & ((1 << BITS) - 1)) << 2
+    if (table[at] === this.generation && table[at + 2] === length && sameUnits(text, table[at + 1]!, start, length)) {
+      this.starts[this.count] = start
+      this.ends[this.count++] = end
+      return
+    }
+    table[at] = this.generation
+    table[at + 1] = start
+    table[at + 2] = length
+  }
+}
+
+function sameUnits(text: string, first: number, second: number, length: number): boolean {
+  for (let offset = 0; offset < length; offset++) if (text.charCodeAt(first + offset) !== text.charCodeAt(second + offset)) return false
+  return true
+}
