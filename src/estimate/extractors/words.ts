@@ -1,4 +1,5 @@
 import type { ItemKind } from '../../spec/estimator.js'
+import { isSpace } from './_scan.js'
 import { AT, BACKSLASH, COLON, COMPARE, CURRENCY, DIGIT, DOT, EQUALS, HYPHEN, isProse, LOWER, NON_HEX_LETTER, OTHER, PAREN, PERCENT, SLASH, UNDERSCORE, UPPER_FIRST, UPPER_INNER, wordFlags } from './_flags.js'
 
 /**
@@ -133,6 +134,129 @@ for (const comparator of COMPARATORS) {
   COMPARATORS_BY_LAST.set(last, [...(COMPARATORS_BY_LAST.get(last) ?? []), comparator])
 }
 const LONGEST_COMPARATOR_WORD = Math.max(...COMPARATORS.flat().map((word) => word.length))
+
+/**
+ * A set of lower-case words looked up by a word's units in place, so that the words next to every number need no
+ * slice: open addressing over FNV-1a of the units, ASCII capitals folded to lower case. A word holding a unit outside
+ * ASCII is not looked up here (`find` says so with -2): `toLowerCase` maps some of those to ASCII (the Kelvin sign).
+ */
+class WordTable {
+  readonly words: readonly string[]
+  /** Per slot, the index of a word plus one (0 when free). */
+  private readonly slots: Int32Array
+  private readonly mask: number
+
+  constructor(words: Iterable<string>) {
+    this.words = [...words]
+    const size = 2 ** Math.ceil(Math.log2(this.words.length * 4))
+    this.slots = new Int32Array(size)
+    this.mask = size - 1
+    this.words.forEach((word, index) => {
+      let slot = WordTable.hash(word, 0, word.length) & this.mask
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask
+      this.slots[slot] = index + 1
+    })
+  }
+
+  /** FNV-1a of the units of `[start, end)`, ASCII capitals folded; -1 if a unit is outside ASCII. */
+  private static hash(text: string, start: number, end: number): number {
+    let hash = 0x811c9dc5
+    for (let index = start; index < end; index++) {
+      const code = text.charCodeAt(index)
+      if (code >= 128) return -1
+      hash = Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), 0x01000193)
+    }
+    return (hash ^ (hash >>> 16)) & 0x7fffffff
+  }
+
+  /** Index in {@link WordTable.words} of the word `text[start, end)` lowered, -1 if absent, -2 if not ASCII. */
+  find(text: string, start: number, end: number): number {
+    const hash = WordTable.hash(text, start, end)
+    if (hash === -1) return -2
+    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
+      const entry = this.slots[slot]!
+      if (entry === 0) return -1
+      const word = this.words[entry - 1]!
+      if (word.length === end - start && sameFolded(text, start, word)) return entry - 1
+    }
+  }
+}
+
+/** Whether `text` from `start` on holds `word` (lower-case ASCII), ASCII capitals folded. */
+function sameFolded(text: string, start: number, word: string): boolean {
+  for (let offset = 0; offset < word.length; offset++) {
+    const code = text.charCodeAt(start + offset)
+    if ((code >= 65 && code <= 90 ? code + 32 : code) !== word.charCodeAt(offset)) return false
+  }
+  return true
+}
+
+const UNIT_TABLE = new WordTable(UNIT_WORDS)
+/** The last words of {@link COMPARATORS}, with the comparators by index. */
+const COMPARATOR_TABLE = new WordTable(COMPARATORS_BY_LAST.keys())
+const COMPARATORS_BY_INDEX = COMPARATOR_TABLE.words.map((word) => COMPARATORS_BY_LAST.get(word)!)
+
+/** Whether `text[start, end)` lowered is a unit word. */
+export function isUnitWord(text: string, start: number, end: number): boolean {
+  const found = UNIT_TABLE.find(text, start, end)
+  return found >= 0 || (found === -2 && UNIT_WORDS.has(text.slice(start, end).toLowerCase()))
+}
+
+/** The comparators ending with the word `text[start, end)` (lowered), if any. */
+export function comparatorsEndingWith(text: string, start: number, end: number): ReadonlyArray<readonly string[]> | undefined {
+  const found = COMPARATOR_TABLE.find(text, start, end)
+  if (found >= 0) return COMPARATORS_BY_INDEX[found]
+  return found === -2 ? COMPARATORS_BY_LAST.get(text.slice(start, end).toLowerCase()) : undefined
+}
+
+/** Whether `text[start, end)` matches {@link PLAIN_NUMBER}, read in place. */
+export function isPlainNumberAt(text: string, start: number, end: number): boolean {
+  let index = start
+  let code = text.charCodeAt(index)
+  if (code === 45 || code === 43) index++
+  let after = digitsFrom(text, index, end)
+  if (after === index) return false
+  index = after
+  while (index < end) {
+    code = text.charCodeAt(index)
+    if (code !== 46 && code !== 44) break
+    after = digitsFrom(text, index + 1, end)
+    if (after === index + 1) break
+    index = after
+  }
+  if (index < end && (text.charCodeAt(index) | 32) === 101) {
+    let exponent = index + 1
+    code = text.charCodeAt(exponent)
+    if (code === 45 || code === 43) exponent++
+    after = digitsFrom(text, exponent, end)
+    if (after > exponent) index = after
+  }
+  return index === end
+}
+
+const isDigitCode = (code: number) => code >= 48 && code <= 57
+
+/** Where the run of digits from `from` on ends (at most at `end`). */
+function digitsFrom(text: string, from: number, end: number): number {
+  let at = from
+  while (at < end && isDigitCode(text.charCodeAt(at))) at++
+  return at
+}
+
+/** `\s` of a JavaScript regex: the scanner's whitespace but U+0085. */
+const isRegexSpace = (code: number) => code !== 0x85 && isSpace(code)
+
+/** Whether `text[start, end)` matches {@link KEY_GAP}: an optional quote, then `:` or `=` among whitespace. */
+export function isKeyGap(text: string, start: number, end: number): boolean {
+  let index = start
+  const first = text.charCodeAt(index)
+  if (first === 34 || first === 39) index++
+  while (index < end && isRegexSpace(text.charCodeAt(index))) index++
+  const separator = text.charCodeAt(index)
+  if (index === end || (separator !== 58 && separator !== 61)) return false
+  for (index++; index < end; index++) if (!isRegexSpace(text.charCodeAt(index))) return false
+  return true
+}
 /** First units (ASCII lowered, or `≥`/`≤`) of the words comparators end with; other words are not sliced to look them up. */
 const COMPARATOR_LAST_FIRSTS = new Set([...COMPARATORS_BY_LAST.keys()].map((word) => word.charCodeAt(0)))
 
@@ -148,7 +272,8 @@ const KEY_FLAGS = LOWER | UPPER_FIRST | UPPER_INNER | NON_HEX_LETTER | DIGIT | U
 /** Flags a {@link PLAIN_NUMBER} can have: digits, signs, separators and an exponent's `e` (a hex letter). */
 const PLAIN_NUMBER_FLAGS = DIGIT | HYPHEN | OTHER | DOT | LOWER | UPPER_FIRST | UPPER_INNER
 
-const PLAIN_NUMBER = /^[-+]?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?$/
+/** A plain number ({@link isPlainNumberAt} reads it in place; the tests hold it to this). */
+export const PLAIN_NUMBER = /^[-+]?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?$/
 
 /** Whether a word is a plain number (integer, decimal, thousands separators, exponent). */
 export function isPlainNumber(word: string): boolean {
@@ -167,14 +292,14 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
   for (let index = 0; index < count; index++) {
     const wordFlags = flags[index]!
     // Digits alone are a plain number without a look at the text; anything else with a digit needs the pattern.
-    if (!(wordFlags & DIGIT) || (wordFlags !== DIGIT && ((wordFlags & ~PLAIN_NUMBER_FLAGS) !== 0 || !PLAIN_NUMBER.test(text.slice(starts[index], ends[index]))))) continue
+    if (!(wordFlags & DIGIT) || (wordFlags !== DIGIT && ((wordFlags & ~PLAIN_NUMBER_FLAGS) !== 0 || !isPlainNumberAt(text, starts[index]!, ends[index]!)))) continue
     let first = index
     let last = index
     // `1. Steps` is a list marker, `3) retries` an enumeration: a number closed by `.` or `)` takes no unit.
     const closer = text.charCodeAt(ends[index]!)
-    if (index + 1 < count && closer !== 46 && closer !== 41 && (flags[index + 1]! & ~UNIT_FLAGS) === 0 && ends[index + 1]! - starts[index + 1]! <= LONGEST_UNIT && UNIT_WORDS.has(lowered(text, starts, ends, flags, index + 1))) last = index + 1
+    if (index + 1 < count && closer !== 46 && closer !== 41 && (flags[index + 1]! & ~UNIT_FLAGS) === 0 && ends[index + 1]! - starts[index + 1]! <= LONGEST_UNIT && isUnitWord(text, starts[index + 1]!, ends[index + 1]!)) last = index + 1
     // Comparators end right before the number: look them up by their last word, compare earlier words only on a hit.
-    const candidates = index >= 1 && ends[index - 1]! - starts[index - 1]! <= LONGEST_COMPARATOR_WORD && mayEndComparator(text.charCodeAt(starts[index - 1]!)) ? COMPARATORS_BY_LAST.get(lowered(text, starts, ends, flags, index - 1)) : undefined
+    const candidates = index >= 1 && ends[index - 1]! - starts[index - 1]! <= LONGEST_COMPARATOR_WORD && mayEndComparator(text.charCodeAt(starts[index - 1]!)) ? comparatorsEndingWith(text, starts[index - 1]!, ends[index - 1]!) : undefined
     if (candidates !== undefined) {
       for (let which = 0; which < candidates.length; which++) {
         const comparator = candidates[which]!
@@ -192,8 +317,8 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
     }
     // `warmup_steps: 200` — the raw text before the number ends with a colon directly after the key.
     // The gap holds whitespace and a `:` or `=`, so it is at least two units long.
-    if (first === index && index > 0 && (flags[index - 1]! & ~KEY_FLAGS) === 0 && starts[index]! - ends[index - 1]! >= 2 && KEY.test(text.slice(starts[index - 1], ends[index - 1]))) {
-      if (KEY_GAP.test(text.slice(ends[index - 1], starts[index]))) first = index - 1
+    if (first === index && index > 0 && starts[index]! - ends[index - 1]! >= 2 && isKeyAt(text, starts[index - 1]!, flags[index - 1]!)) {
+      if (isKeyGap(text, ends[index - 1]!, starts[index]!)) first = index - 1
     }
     if (first !== index || last !== index) {
       into[2 * phrases] = first
@@ -210,5 +335,17 @@ function lowered(text: string, starts: readonly number[], ends: readonly number[
   return flags[index]! & (UPPER_FIRST | UPPER_INNER | OTHER) ? word.toLowerCase() : word
 }
 
-const KEY_GAP = /^["']?\s*[:=]\s*$/
-const KEY = /^[A-Za-z_][\w.-]*$/
+/** What the gap between a key and its number holds ({@link isKeyGap} reads it in place; the tests hold it to this). */
+export const KEY_GAP = /^["']?\s*[:=]\s*$/
+/** A key before a number ({@link KEY_FLAGS} and {@link isKeyStart} stand for it; the tests hold them to this). */
+export const KEY = /^[A-Za-z_][\w.-]*$/
+
+const isKeyStart = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+
+/**
+ * Whether the word at `start` with these flags matches {@link KEY}: the flags say every unit is one a key allows, and
+ * a key starts with a letter or `_`.
+ */
+export function isKeyAt(text: string, start: number, flags: number): boolean {
+  return (flags & ~KEY_FLAGS) === 0 && isKeyStart(text.charCodeAt(start))
+}
