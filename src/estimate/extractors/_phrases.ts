@@ -35,10 +35,15 @@ const ALPHABET = 128
 
 interface Automaton {
   /**
-   * Transitions by unit class: at `offset + classOf[unit]`, where `offset` is a state's row (`state * stride`), the next
-   * state's row `<< 1`, or'ed with whether a phrase ends there.
+   * Transitions by unit class: at `row + classOf[unit]`, where `row` is a state's row (`state * stride`), the next
+   * state's row. States where a phrase ends are numbered last, from {@link Automaton.endingRows} on, so that the scan
+   * loop's chain of loads has no step of its own to tell them apart.
    */
   readonly table: Uint16Array
+  /** The first row of a state where a phrase ends (or the newline state). */
+  readonly endingRows: number
+  /** The row of the state a newline leads to: the root's transitions, numbered among the ending states. */
+  readonly newlineRow: number
   /** Class of every UTF-16 unit: 0 for units no phrase holds, else one per phrase unit, upper case as lower case. */
   readonly classOf: Uint8Array
   /** Classes per row. */
@@ -113,24 +118,32 @@ function build(): Automaton {
       stride++
     }
   }
-  // A newline leads to the root like any unit no phrase holds, but through a tagged transition, so that the scan
-  // loop meets line ends without a test of its own.
+  // A newline leads to a copy of the root numbered among the ending states, so that the scan loop meets line ends
+  // without a test of its own.
   const newline = stride++
   classOf[10] = newline
-  if (states * stride * 2 >= 0x10000) throw new Error('phrase automaton: too many states for its table')
-  const compact = new Uint16Array(states * stride)
-  for (let state = 0; state < states; state++) {
+  // Renumbered: the root, the states where no phrase ends, those where one does, then the newline state.
+  const ends = (state: number) => hints[state]!.length > 0 || cues[state]!.length > 0 || errors[state]!.length > 0
+  const numbering: number[] = []
+  for (let state = 0; state < states; state++) if (!ends(state)) numbering.push(state)
+  const endingStates = numbering.length
+  for (let state = 0; state < states; state++) if (ends(state)) numbering.push(state)
+  numbering.push(0)
+  const renumbered = new Int32Array(states)
+  for (let index = 0; index < states; index++) renumbered[numbering[index]!] = index
+  if (numbering.length * stride >= 0x10000) throw new Error('phrase automaton: too many states for its table')
+  const newlineRow = states * stride
+  const compact = new Uint16Array(numbering.length * stride)
+  numbering.forEach((state, index) => {
     for (let unit = 0; unit < ALPHABET; unit++) {
       const unitClass = classOf[unit]!
       if (unitClass === 0 || (unit >= 65 && unit <= 90)) continue
-      const target = table[state * ALPHABET + unit]!
-      // Tagged with whether the target ends a phrase, so the scan loop tests one bit.
-      const ends = hints[target]!.length > 0 || cues[target]!.length > 0 || errors[target]!.length > 0
-      compact[state * stride + unitClass] = ((target * stride) << 1) | (ends ? 1 : 0)
+      compact[index * stride + unitClass] = renumbered[table[state * ALPHABET + unit]!]! * stride
     }
-    compact[state * stride + newline] = 1
-  }
-  return { table: compact, classOf, stride, hintLengths: hints, cueLengths: cues, errorLengths: errors }
+    compact[index * stride + newline] = newlineRow
+  })
+  const byNumber = (lengths: number[][]) => numbering.map((state, index) => (index === states ? [] : lengths[state]!))
+  return { table: compact, classOf, stride, endingRows: endingStates * stride, newlineRow, hintLengths: byNumber(hints), cueLengths: byNumber(cues), errorLengths: byNumber(errors) }
 }
 
 let automaton: Automaton | undefined
@@ -186,18 +199,16 @@ function recordPhrases(text: string, index: number, state: number, withCues: boo
  * holds a newline, so none crosses lines.
  */
 export function findPhrases(text: string, withCues: boolean, repeated?: RepeatedLines): PhraseHits {
-  const { table, classOf, stride } = phraseAutomaton()
+  const { table, classOf, stride, endingRows, newlineRow } = phraseAutomaton()
   const hits: PhraseHits = { hints: [], cues: [], errors: [] }
   let row = 0
   let lineStart = 0
   const length = text.length
   for (let index = 0; index < length; index++) {
-    const step = table[row + classOf[text.charCodeAt(index)]!]!
-    row = step >> 1
-    if (step & 1) {
-      if (row !== 0) recordPhrases(text, index, row / stride, withCues, hits)
+    row = table[row + classOf[text.charCodeAt(index)]!]!
+    if (row >= endingRows) {
+      if (row !== newlineRow) recordPhrases(text, index, row / stride, withCues, hits)
       else {
-        // A newline: no phrase ends at the root.
         repeated?.note(text, lineStart, index)
         lineStart = index + 1
       }
