@@ -91,6 +91,7 @@ function hostile() {
     'uppercase run': 'A'.repeat(size),
     'one giant token': base64,
     'path-like run': 'a/'.repeat(size / 2),
+    'closing parentheses': 'x) '.repeat(size / 3),
   }
   const rows = []
   for (const estimator of ['full', 'seed']) {

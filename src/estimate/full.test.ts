@@ -233,6 +233,11 @@ describe('full estimator: regressions found on the real corpus', () => {
     expect(texts(full.extract(assistant({ type: 'text', text: '1. **Steps** to reproduce\n2) retries are off\nuse 3 retries' }), 0))).toEqual(['3 retries'])
   })
 
+  it("keeps a call's closing parenthesis and trims the others", () => {
+    const text = 'Call main() then f(x), see (os.path.join(a)) and g(h(i))); also (run_tests) and x) y) sum(a_b)). End.'
+    expect(texts(full.extract(user(text), 0))).toEqual(['main()', 'f(x)', 'run_tests'])
+  })
+
   it('does not take code that names an exception for an error', () => {
     const code = '    79→    except ImportError as e:\n    80→        raise ValueError("bad config")\nValueError: bad config'
     expect(texts(full.extract(result(code), 0))).toEqual(['ValueError: bad config'])

@@ -60,6 +60,16 @@ export interface Word {
 const LEADING_TRIM = new Set(['(', '[', '{', '<', '"', "'", '`', '*', '“', '‘', '«'])
 const TRAILING_TRIM = new Set([')', ']', '}', '>', ',', ';', ':', '.', '!', '?', '"', "'", '`', '*', '”', '’', '»'])
 
+/**
+ * The first `(` in `[start, end)` of `text`, or -1: what decides whether a word's closing `)` is kept. A word's own
+ * range is searched, never the text before it (a backward search from each `)` would cross the whole text when no
+ * `(` precedes, which made a megabyte of `x) ` take a minute).
+ */
+export function firstOpenParen(text: string, start: number, end: number): number {
+  for (let index = start; index < end; index++) if (text.charCodeAt(index) === 40) return index
+  return -1
+}
+
 /** Splits `[start, end)` of `text` into words, trimming wrapping punctuation (balanced parentheses are kept). */
 export function wordsOf(text: string, start: number, end: number): Word[] {
   const words: Word[] = []
@@ -72,9 +82,14 @@ export function wordsOf(text: string, start: number, end: number): Word[] {
     let right = index
     if (right - left > MAX_WORD_LENGTH) continue
     while (left < right && LEADING_TRIM.has(text[left]!)) left++
+    // Where the word's first `(` is, once a trailing `)` needs it (-2 until then).
+    let open = -2
     while (right > left && TRAILING_TRIM.has(text[right - 1]!)) {
       // Keep the closing parenthesis of a call such as `main()` or `f(x)`.
-      if (text[right - 1] === ')' && text.lastIndexOf('(', right - 1) >= left) break
+      if (text[right - 1] === ')') {
+        if (open === -2) open = firstOpenParen(text, left, right)
+        if (open !== -1 && open < right - 1) break
+      }
       right--
     }
     if (right > left) words.push({ start: left, end: right, text: text.slice(left, right) })

@@ -1,0 +1,28 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { TokenizerV1 } from '../spec/tokenizer.js'
+import type { Message } from '../spec/transcript.js'
+import { createTokenizer } from '../tokenize/index.js'
+import { createConservativeEstimator } from './conservative.js'
+import { createFullEstimator } from './full.js'
+
+// Results are asserted, never times (bench/ measures those). Each input once made a scan quadratic: a word's closing
+// `)` searched the text before it for a `(`, and 1 MB of `x) ` took a minute.
+const SIZE = 1 << 20
+
+let tokenizer: TokenizerV1
+beforeAll(async () => {
+  tokenizer = await createTokenizer('o200k_base')
+})
+
+const user = (text: string): Message => ({ role: 'user', parts: [{ type: 'text', text }] })
+
+describe('full and conservative on hostile 1 MB inputs', () => {
+  it('closing parentheses with no opening one: nothing, in either estimator', () => {
+    const text = 'x) '.repeat(SIZE / 3)
+    expect(createFullEstimator({ tokenizer }).estimate([user(text)]).items).toEqual([])
+    expect(createConservativeEstimator({ tokenizer }).estimate([user(text)]).total).toBe(0)
+    // With a call at the end, its parenthesis is kept.
+    const items = createFullEstimator({ tokenizer }).estimate([user(`${text}main()`)]).items
+    expect(items.map((item) => [item.kind, item.text, item.start])).toEqual([['identifier', 'main()', text.length]])
+  })
+})
