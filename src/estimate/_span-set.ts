@@ -161,7 +161,7 @@ function grow(array: Int32Array): Int32Array {
  * chain), then murmur3's finalizer, which spreads the high bits, where the second unit of each pair
  * lands, over the low bits that pick the slot.
  */
-function hashUnits(text: string, start: number, end: number, seed: number): number {
+export function hashUnits(text: string, start: number, end: number, seed: number): number {
   let even = seed ^ (end - start)
   let odd = ~seed
   let index = start

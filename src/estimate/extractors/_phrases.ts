@@ -146,7 +146,14 @@ function build(): Automaton {
   return { table: compact, classOf, stride, endingRows: endingStates * stride, newlineRow, hintLengths: byNumber(hints), cueLengths: byNumber(cues), errorLengths: byNumber(errors) }
 }
 
-let automaton: Automaton | undefined
+// Built when the module loads (about a millisecond): module constants let the scan loop read the tables without
+// checking their type at every unit, which a table reached through an object costs.
+const automaton = build()
+const TABLE = automaton.table
+const CLASS_OF = automaton.classOf
+const STRIDE = automaton.stride
+const ENDING_ROWS = automaton.endingRows
+const NEWLINE_ROW = automaton.newlineRow
 
 /** Whether the unit is a `\w` unit of a non-Unicode JavaScript regex: `[A-Za-z0-9_]`. */
 function isWordUnit(code: number): boolean {
@@ -163,18 +170,13 @@ export interface PhraseHits {
   readonly errors: number[]
 }
 
-/** The automaton, built on first use. */
-function phraseAutomaton(): Automaton {
-  automaton ??= build()
-  return automaton
-}
 
 /**
  * Records the phrases ending at `index` of `text`, where the automaton entered `state` through a transition tagged
  * as ending one: every hint start, and (with `withCues`) every start of a cue with `\b` on both sides.
  */
 function recordPhrases(text: string, index: number, state: number, withCues: boolean, hits: PhraseHits): void {
-  const { hintLengths, cueLengths, errorLengths } = automaton!
+  const { hintLengths, cueLengths, errorLengths } = automaton
   // Index loops: this runs for every phrase found, and an array iterator would be an allocation each time.
   const hints = hintLengths[state]!
   for (let which = 0; which < hints.length; which++) push(hits.hints, index + 1 - hints[which]!)
@@ -199,15 +201,14 @@ function recordPhrases(text: string, index: number, state: number, withCues: boo
  * holds a newline, so none crosses lines.
  */
 export function findPhrases(text: string, withCues: boolean, repeated?: RepeatedLines): PhraseHits {
-  const { table, classOf, stride, endingRows, newlineRow } = phraseAutomaton()
   const hits: PhraseHits = { hints: [], cues: [], errors: [] }
   let row = 0
   let lineStart = 0
   const length = text.length
   for (let index = 0; index < length; index++) {
-    row = table[row + classOf[text.charCodeAt(index)]!]!
-    if (row >= endingRows) {
-      if (row !== newlineRow) recordPhrases(text, index, row / stride, withCues, hits)
+    row = TABLE[row + CLASS_OF[text.charCodeAt(index)]!]!
+    if (row >= ENDING_ROWS) {
+      if (row !== NEWLINE_ROW) recordPhrases(text, index, row / STRIDE, withCues, hits)
       else {
         repeated?.note(text, lineStart, index)
         lineStart = index + 1

@@ -1,6 +1,7 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
 import { firstOpenParen, MAX_WORD_LENGTH } from './_scan.js'
+import { hashUnits } from '../_span-set.js'
 import { findPhrases } from './_phrases.js'
 import { RepeatedLines } from './_repeated-lines.js'
 import { capSpan, constraintSpans, errorSpan, forEachQuoted, MAX_ERROR_LENGTH, quotePositions, type RawSpan } from './lines.js'
@@ -72,10 +73,9 @@ function nextGeneration(): number {
 /** The kind code of the word `[start, end)` of `text` (-1 for none), from the cache when the scan saw it lately. */
 function classifyCached(text: string, start: number, end: number, flags: number, generation: number): number {
   const length = end - start
-  // FNV-1a over the word: sampling a few units is cheaper, but paths and names that share them evict each other.
-  let hash = 0x811c9dc5 ^ length
-  for (let index = start; index < end; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193)
-  const at = ((hash ^ (hash >>> 15)) & ((1 << CACHE_BITS) - 1)) << 2
+  // A hash of the whole word: sampling a few units is cheaper, but paths and names that share them evict each other.
+  const hash = hashUnits(text, start, end, 0x2545f491)
+  const at = (hash & ((1 << CACHE_BITS) - 1)) << 2
   if (cached[at] === generation && cached[at + 2] === length && sameUnits(text, cached[at + 1]!, start, length)) return cached[at + 3]!
   const kind = classifyWord(text.slice(start, end), flags)
   const code = kind ? kindCode(kind) : -1
