@@ -10,6 +10,7 @@ const MAX_PROBES = 256
 const SLOT_SIZE = 3
 /** Spans up to this long go through the recent cache first. */
 const SHORT_SPAN = 8
+/** Slots of the recent cache at most; a short text gets fewer (one per 16 units), so that a set per message stays cheap. */
 const RECENT_SLOTS = 1024
 
 /*
@@ -34,8 +35,9 @@ export class SpanSet {
   // 30 bits, so the field stays a small integer (a wider one would change the object's shape in V8).
   private readonly seed = Math.floor(Math.random() * 0x4000_0000)
   private strings: Set<string> | undefined
-  /** RECENT_SLOTS latest starts (-1 when free), then their lengths. */
-  private readonly recent = new Int32Array(RECENT_SLOTS * 2).fill(-1)
+  /** The recent cache's slots (a power of two): their latest starts (-1 when free), then their lengths. */
+  private readonly recent: Int32Array
+  private readonly recentSlots: number
 
   /**
    * `expected`: how many spans the caller will add, when it knows; the set starts with room for a third of them
@@ -46,8 +48,12 @@ export class SpanSet {
     readonly text: string,
     expected?: number,
   ) {
-    const guess = expected === undefined ? Math.min(Math.ceil(Math.log2(text.length / 512)), 14) : Math.ceil(Math.log2(expected / 3))
-    const capacity = 2 ** Math.min(Math.max(guess, 9), 20)
+    // A caller that says how many spans it adds gets a table for them however few (a set per message, for thousands of
+    // messages); one that does not gets room for a whole text's worth.
+    const guess = expected === undefined ? Math.max(Math.min(Math.ceil(Math.log2(text.length / 512)), 14), 9) : Math.max(Math.ceil(Math.log2(expected / 3)), 3)
+    const capacity = 2 ** Math.min(guess, 20)
+    this.recentSlots = 2 ** Math.min(Math.max(Math.ceil(Math.log2(text.length / 16)), 4), Math.log2(RECENT_SLOTS))
+    this.recent = new Int32Array(this.recentSlots * 2).fill(-1)
     this.starts = new Int32Array(capacity)
     this.ends = new Int32Array(capacity)
     this.slots = new Int32Array(capacity * 2 * SLOT_SIZE)
@@ -57,16 +63,16 @@ export class SpanSet {
   /** Records `text.slice(start, end)` unless a span with that text is already recorded; returns whether it was new. */
   add(start: number, end: number): boolean {
     if (this.strings !== undefined) return this.addString(start, end)
-    const { text, slots, mask, recent } = this
+    const { text, slots, mask, recent, recentSlots } = this
     const length = end - start
     // Short spans (`0`, `200`, `ENOENT`) repeat most: a small direct-mapped cache of their latest
     // occurrence, keyed by length and end units, skips the hash and the table for them.
     if (length <= SHORT_SPAN) {
-      const key = ((length << 8) ^ (text.charCodeAt(start) << 4) ^ text.charCodeAt(end - 1)) & (RECENT_SLOTS - 1)
+      const key = ((length << 8) ^ (text.charCodeAt(start) << 4) ^ text.charCodeAt(end - 1)) & (recentSlots - 1)
       const latest = recent[key] ?? -1
-      if (latest >= 0 && recent[key + RECENT_SLOTS] === length && sameText(text, latest, start, length)) return false
+      if (latest >= 0 && recent[key + recentSlots] === length && sameText(text, latest, start, length)) return false
       recent[key] = start
-      recent[key + RECENT_SLOTS] = length
+      recent[key + recentSlots] = length
     }
     const hash = hashUnits(text, start, end, this.seed)
     let slot = hash & mask

@@ -139,19 +139,24 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
       scanText(rendered.text, span.start, span.end, mode, part.type === 'tool-result' && part.isError, spans)
     }
     // Repeats inside one message add nothing to any segment's floor: keep the first occurrence of each text. Spans
-    // are deduplicated in place, so only distinct texts are sliced.
-    const distinct = new SpanSet(rendered.text, spans.length)
-    for (let index = 0; index < spans.length; index++) {
-      const start = spans.starts[index]!
-      const end = spans.ends[index]!
-      if (!distinct.add(start, end)) continue
-      const text = rendered.text.slice(start, end)
-      if (argumentTexts.size > 0 && argumentTexts.has(text)) continue
-      items.push({ kind: spans.kindOf(index), text, tokens: tokenizer.count(text), message: 0, start, end })
+    // are deduplicated in place, so only distinct texts are sliced. Most messages have a few spans or none.
+    if (spans.length === 1) pushSpan(items, rendered.text, spans, 0, argumentTexts)
+    else if (spans.length > 1) {
+      const distinct = new SpanSet(rendered.text, spans.length)
+      for (let index = 0; index < spans.length; index++) if (distinct.add(spans.starts[index]!, spans.ends[index]!)) pushSpan(items, rendered.text, spans, index, argumentTexts)
     }
     // Spans come in order; argument items, pushed first, need a sort.
     if (argumentTexts.size > 0) items.sort((a, b) => a.start - b.start)
     return items
+  }
+
+  /** Appends the `index`-th span of `spans` as an item, unless an argument item has its text. */
+  function pushSpan(items: FloorItem[], text: string, spans: SpanList, index: number, argumentTexts: ReadonlySet<string>): void {
+    const start = spans.starts[index]!
+    const end = spans.ends[index]!
+    const span = text.slice(start, end)
+    if (argumentTexts.size > 0 && argumentTexts.has(span)) return
+    items.push({ kind: spans.kindOf(index), text: span, tokens: tokenizer.count(span), message: 0, start, end })
   }
 
   function extract(message: Message, index: number): FloorItem[] {
