@@ -161,11 +161,11 @@ function grow(array: Int32Array): Int32Array {
   return larger
 }
 
-/*
- * FNV-1a over the UTF-16 units from a per-call seed, in two interleaved lanes of two units per step (a
- * quoted span can run for thousands of characters, and each lane's multiplications form a serial
- * chain), then murmur3's finalizer, which spreads the high bits, where the second unit of each pair
- * lands, over the low bits that pick the slot.
+/**
+ * FNV-1a over the UTF-16 units of `text[start, end)` from `seed` (a span set's is drawn per call), in two interleaved
+ * lanes of two units per step (a quoted span can run for thousands of characters, and each lane's multiplications
+ * form a serial chain), then murmur3's finalizer, which spreads the high bits, where the second unit of each pair
+ * lands, over the low bits that pick a slot. Also keys the scan's classification cache.
  */
 export function hashUnits(text: string, start: number, end: number, seed: number): number {
   let even = seed ^ (end - start)

@@ -146,7 +146,7 @@ function build(): Automaton {
   return { table: compact, classOf, stride, endingRows: endingStates * stride, newlineRow, hintLengths: byNumber(hints), cueLengths: byNumber(cues), errorLengths: byNumber(errors) }
 }
 
-// Built when the module loads (about a millisecond): module constants let the scan loop read the tables without
+// Built when the module loads (about 5 ms): module constants let the scan loop read the tables without
 // checking their type at every unit, which a table reached through an object costs.
 const automaton = build()
 const TABLE = automaton.table
@@ -170,10 +170,9 @@ export interface PhraseHits {
   readonly errors: number[]
 }
 
-
 /**
- * Records the phrases ending at `index` of `text`, where the automaton entered `state` through a transition tagged
- * as ending one: every hint start, and (with `withCues`) every start of a cue with `\b` on both sides.
+ * Records the phrases ending at `index` of `text`, where the automaton entered `state`, one where a phrase ends: every
+ * hint start, and (with `withCues`) every start of a cue with `\b` on both sides.
  */
 function recordPhrases(text: string, index: number, state: number, withCues: boolean, hits: PhraseHits): void {
   const { hintLengths, cueLengths, errorLengths } = automaton
