@@ -29,6 +29,25 @@ export interface FullEstimatorOptions {
 }
 
 
+/** Messages with at most this many spans compare them pairwise instead of building a {@link SpanSet}. */
+const FEW_SPANS = 16
+/** A span list larger than this (in spans) is not kept for the next message. */
+const KEPT_SPANS = 1 << 16
+
+/** Whether the `index`-th span of `spans` has the text of an earlier one. */
+function repeatsEarlierSpan(text: string, spans: SpanList, index: number): boolean {
+  const start = spans.starts[index]!
+  const length = spans.ends[index]! - start
+  for (let earlier = 0; earlier < index; earlier++) {
+    const from = spans.starts[earlier]!
+    if (spans.ends[earlier]! - from !== length) continue
+    let offset = 0
+    while (offset < length && text.charCodeAt(from + offset) === text.charCodeAt(start + offset)) offset++
+    if (offset === length) return true
+  }
+  return false
+}
+
 /** Argument keys whose values are narrative about the call, not state. */
 const NARRATIVE_KEYS = new Set(['description', 'explanation', 'thought', 'thoughts', 'reasoning', 'reason', 'justification', 'summary', 'title'])
 /** Argument keys whose values are payloads (file contents, patches): the target path stands for them. */
@@ -110,15 +129,21 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
   const marginRatio = options.marginRatio ?? 0.2
   const maxLength = options.maxArgumentLength ?? 1000
   const maxLines = options.maxArgumentLines ?? 20
-  const cache = new WeakMap<Message, readonly FloorItem[]>()
+  // A message's items, with the index they were extracted for: callers (the planner, check) ask for a message at
+  // the same index each time, and get the items without a copy per item.
+  const cache = new WeakMap<Message, { readonly index: number; readonly items: readonly FloorItem[] }>()
+  // The span list of the last message, kept for the next one unless it grew large: a transcript has tens of thousands
+  // of messages, and a list is three typed arrays.
+  let spare: SpanList | undefined
 
-  function extractUncached(message: Message): FloorItem[] {
+  function extractUncached(message: Message, messageIndex: number): FloorItem[] {
     const rendered = renderMessage(message)
     const items: FloorItem[] = []
     // Items are distinct by text: each argument text once, and spans with a text an argument has are dropped.
     const argumentTexts = new Set<string>()
     // Agent text holds about one span per 40 units.
-    const spans = new SpanList(Math.min(rendered.text.length / 32, 1 << 20))
+    const spans = spare ?? new SpanList(Math.min(rendered.text.length / 32, 1 << 20))
+    spare = undefined
     for (const span of rendered.spans) {
       const part = message.parts[span.part]!
       if (part.type === 'reasoning') continue
@@ -131,7 +156,7 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
           const start = found !== -1 && found < span.end ? found : span.start
           const end = found !== -1 && found < span.end ? found + argument.needle.length : span.end
           if (found !== -1 && found < span.end) searchFrom = end
-          items.push({ kind: 'tool-argument', text: argument.text, tokens: tokenizer.count(argument.text), message: 0, start, end })
+          items.push({ kind: 'tool-argument', text: argument.text, tokens: tokenizer.count(argument.text), message: messageIndex, start, end })
         }
         continue
       }
@@ -139,34 +164,37 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
       scanText(rendered.text, span.start, span.end, mode, part.type === 'tool-result' && part.isError, spans)
     }
     // Repeats inside one message add nothing to any segment's floor: keep the first occurrence of each text. Spans
-    // are deduplicated in place, so only distinct texts are sliced. Most messages have a few spans or none.
-    if (spans.length === 1) pushSpan(items, rendered.text, spans, 0, argumentTexts)
-    else if (spans.length > 1) {
-      const distinct = new SpanSet(rendered.text, spans.length)
-      for (let index = 0; index < spans.length; index++) if (distinct.add(spans.starts[index]!, spans.ends[index]!)) pushSpan(items, rendered.text, spans, index, argumentTexts)
+    // are deduplicated in place, so only distinct texts are sliced. Most messages have a few spans: those are compared
+    // with each other, without a set.
+    const { text } = rendered
+    if (spans.length <= FEW_SPANS) {
+      for (let index = 0; index < spans.length; index++) if (!repeatsEarlierSpan(text, spans, index)) pushSpan(items, text, spans, index, argumentTexts, messageIndex)
+    } else {
+      const distinct = new SpanSet(text, spans.length)
+      for (let index = 0; index < spans.length; index++) if (distinct.add(spans.starts[index]!, spans.ends[index]!)) pushSpan(items, text, spans, index, argumentTexts, messageIndex)
     }
+    spans.length = 0
+    if (spans.kinds.length <= KEPT_SPANS) spare = spans
     // Spans come in order; argument items, pushed first, need a sort.
     if (argumentTexts.size > 0) items.sort((a, b) => a.start - b.start)
     return items
   }
 
   /** Appends the `index`-th span of `spans` as an item, unless an argument item has its text. */
-  function pushSpan(items: FloorItem[], text: string, spans: SpanList, index: number, argumentTexts: ReadonlySet<string>): void {
+  function pushSpan(items: FloorItem[], text: string, spans: SpanList, index: number, argumentTexts: ReadonlySet<string>, messageIndex: number): void {
     const start = spans.starts[index]!
     const end = spans.ends[index]!
     const span = text.slice(start, end)
     if (argumentTexts.size > 0 && argumentTexts.has(span)) return
-    items.push({ kind: spans.kindOf(index), text: span, tokens: tokenizer.count(span), message: 0, start, end })
+    items.push({ kind: spans.kindOf(index), text: span, tokens: tokenizer.count(span), message: messageIndex, start, end })
   }
 
   function extract(message: Message, index: number): FloorItem[] {
-    let items = cache.get(message)
-    if (!items) {
-      items = extractUncached(message)
-      cache.set(message, items)
-    }
-    // Cached items say message 0: items for another index are copies.
-    return index === 0 ? items.slice() : items.map((item) => ({ ...item, message: index }))
+    const cached = cache.get(message)
+    if (cached) return cached.index === index ? cached.items.slice() : cached.items.map((item) => ({ ...item, message: index }))
+    const items = extractUncached(message, index)
+    cache.set(message, { index, items })
+    return items.slice()
   }
 
   return {
