@@ -152,7 +152,10 @@ class WordTable {
     this.slots = new Int32Array(size)
     this.mask = size - 1
     this.words.forEach((word, index) => {
-      let slot = WordTable.hash(word, 0, word.length) & this.mask
+      const hash = WordTable.hash(word, 0, word.length)
+      // A word outside ASCII (`≥`) is only ever found through the fallback (see `find`).
+      if (hash === -1) return
+      let slot = hash & this.mask
       while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask
       this.slots[slot] = index + 1
     })
