@@ -235,7 +235,9 @@ describe('full estimator: regressions found on the real corpus', () => {
 
   it("keeps a call's closing parenthesis and trims the others", () => {
     const text = 'Call main() then f(x), see (os.path.join(a)) and g(h(i))); also (run_tests) and x) y) sum(a_b)). End.'
-    expect(texts(full.extract(user(text), 0))).toEqual(['main()', 'f(x)', 'run_tests'])
+    expect(texts(full.extract(user(text), 0))).toEqual(['main()', 'f(x)', 'os.path.join(a)', 'run_tests', 'sum(a_b)'])
+    // A `)` that closes nothing in its word is trimmed, one that closes a call is kept (seen in the corpus).
+    expect(texts(full.extract(user('see (Depends(get_service)), and x = str(device))'), 0))).toEqual(['Depends(get_service)', 'str(device)'])
   })
 
   it('does not take code that names an exception for an error', () => {

@@ -61,16 +61,37 @@ const LEADING_TRIM = new Set(['(', '[', '{', '<', '"', "'", '`', '*', '“', '�
 const TRAILING_TRIM = new Set([')', ']', '}', '>', ',', ';', ':', '.', '!', '?', '"', "'", '`', '*', '”', '’', '»'])
 
 /**
- * The first `(` in `[start, end)` of `text`, or -1: what decides whether a word's closing `)` is kept. A word's own
- * range is searched, never the text before it (a backward search from each `)` would cross the whole text when no
- * `(` precedes, which made a megabyte of `x) ` take a minute).
+ * Where the word `[left, right)`, whose trailing punctuation starts at `trail`, ends once trimmed: after the last of
+ * those units that is a `)` closing a `(` of the word (a call's: `main()`, `f(x).`, the inner one of `(see f(x))`),
+ * else at `trail`. Reads the word only, never the text before it (a backward search for `(` from each `)` crossed the
+ * whole text when none preceded, which made a megabyte of `x) ` take a minute).
  */
-export function firstOpenParen(text: string, start: number, end: number): number {
-  for (let index = start; index < end; index++) if (text.charCodeAt(index) === 40) return index
-  return -1
+export function trimmedEnd(text: string, left: number, trail: number, right: number): number {
+  // Parentheses the word leaves open before its trailing punctuation (-1 until a `)` there needs it).
+  let open = -1
+  let end = trail
+  for (let index = trail; index < right; index++) {
+    if (text.charCodeAt(index) !== 41) continue
+    if (open === -1) open = openParentheses(text, left, trail)
+    if (open === 0) break
+    open--
+    end = index + 1
+  }
+  return end
 }
 
-/** Splits `[start, end)` of `text` into words, trimming wrapping punctuation (balanced parentheses are kept). */
+/** How many `(` of `[start, end)` no later `)` of it closes. */
+function openParentheses(text: string, start: number, end: number): number {
+  let open = 0
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 40) open++
+    else if (code === 41 && open > 0) open--
+  }
+  return open
+}
+
+/** Splits `[start, end)` of `text` into words, trimming wrapping punctuation (a call's parentheses are kept). */
 export function wordsOf(text: string, start: number, end: number): Word[] {
   const words: Word[] = []
   let index = start
@@ -82,16 +103,9 @@ export function wordsOf(text: string, start: number, end: number): Word[] {
     let right = index
     if (right - left > MAX_WORD_LENGTH) continue
     while (left < right && LEADING_TRIM.has(text[left]!)) left++
-    // Where the word's first `(` is, once a trailing `)` needs it (-2 until then).
-    let open = -2
-    while (right > left && TRAILING_TRIM.has(text[right - 1]!)) {
-      // Keep the closing parenthesis of a call such as `main()` or `f(x)`.
-      if (text[right - 1] === ')') {
-        if (open === -2) open = firstOpenParen(text, left, right)
-        if (open !== -1 && open < right - 1) break
-      }
-      right--
-    }
+    let trail = right
+    while (trail > left && TRAILING_TRIM.has(text[trail - 1]!)) trail--
+    if (trail < right) right = trimmedEnd(text, left, trail, right)
     if (right > left) words.push({ start: left, end: right, text: text.slice(left, right) })
   }
   return words

@@ -1,6 +1,6 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
-import { firstOpenParen, MAX_WORD_LENGTH } from './_scan.js'
+import { MAX_WORD_LENGTH, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
 import { findPhrases } from './_phrases.js'
 import { RepeatedLines } from './_repeated-lines.js'
@@ -356,16 +356,15 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       let right = index
       if (all & (LEADING_TRIM | TRAILING_TRIM)) {
         while (left < right && units[region.charCodeAt(left)]! & LEADING_TRIM) left++
-        // Where the word's first `(` is, once a trailing `)` needs it (-2 until then).
-        let open = -2
-        while (right > left && units[region.charCodeAt(right - 1)]! & TRAILING_TRIM) {
-          // Keep the closing parenthesis of a call such as `main()` or `f(x)`.
-          if (region.charCodeAt(right - 1) === 41) {
-            if (open === -2) open = firstOpenParen(region, left, right)
-            if (open !== -1 && open < right - 1) break
-          }
-          right--
+        let trail = right
+        let closer = false
+        for (; trail > left; trail--) {
+          const code = region.charCodeAt(trail - 1)
+          if ((units[code]! & TRAILING_TRIM) === 0) break
+          if (code === 41) closer = true
         }
+        // A call keeps its closing parenthesis (`main()`).
+        right = closer ? trimmedEnd(region, left, trail, right) : trail
         if (right <= left) continue
       }
       let wordFlagsValue: number

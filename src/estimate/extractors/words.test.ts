@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { wordFlags } from './_flags.js'
+import { trimmedEnd } from './_scan.js'
 import { COMPARATORS, comparatorsEndingWith, isKeyAt, isKeyGap, isPlainNumberAt, isUnitWord, KEY, KEY_GAP, PLAIN_NUMBER, UNIT_WORDS } from './words.js'
 
 /** Strings over `alphabet`, in a text with a unit on either side (the readers must stay inside their range). */
@@ -59,3 +60,32 @@ describe('in-place word readers agree with the patterns and sets they stand for'
     )
   })
 })
+
+describe('trimming a word', () => {
+  it("keeps the trailing `)` that closes a `(` of the word, and no other", () => {
+    // The reference: strip trailing punctuation from the right until a `)` that a stack walk of the word matches.
+    const reference = (word: string) => {
+      let trail = word.length
+      while (trail > 0 && ')]}>,;:.!?"\'`*'.includes(word[trail - 1]!)) trail--
+      const matched: boolean[] = []
+      const stack: number[] = []
+      for (let index = 0; index < word.length; index++) {
+        if (word[index] === '(') stack.push(index)
+        else if (word[index] === ')') matched[index] = stack.pop() !== undefined
+      }
+      let end = trail
+      for (let index = trail; index < word.length; index++) if (word[index] === ')' && matched[index]) end = index + 1
+      return end
+    }
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('(', ')', 'a', '.', ']', ','), { minLength: 1, maxLength: 12 }), (units) => {
+        const word = units.join('')
+        let trail = word.length
+        while (trail > 0 && ')]}>,;:.!?"\'`*'.includes(word[trail - 1]!)) trail--
+        expect(trimmedEnd(` ${word} `, 1, 1 + trail, 1 + word.length) - 1).toBe(reference(word))
+      }),
+      { numRuns: 3000, seed: 26 },
+    )
+  })
+})
+
