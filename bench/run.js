@@ -23,14 +23,18 @@ const work = mkdtempSync(join(tmpdir(), 'floorguard-bench-'))
 const results = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length }, benches: {} }
 const MB = 1024 * 1024
 
-/** Best (and first) time of `runs` calls of `fn(run)`; the first call is the one a fresh process pays (JIT cold). */
-function best(runs, fn) {
+/**
+ * Best (and first) time of `runs` calls of `fn(input)`, each `input` from `prepare(run)` (untimed); the first call is
+ * the one a fresh process pays (JIT cold).
+ */
+async function best(runs, fn, prepare = async (run) => run) {
   let fastest = Infinity
   let first
   let value
   for (let run = 0; run < runs; run++) {
+    const input = await prepare(run)
     const start = performance.now()
-    value = fn(run)
+    value = fn(input)
     const ms = performance.now() - start
     first ??= ms
     fastest = Math.min(fastest, ms)
@@ -38,8 +42,12 @@ function best(runs, fn) {
   return { ms: fastest, firstMs: first, value }
 }
 
-/** Runs per measurement in this process. */
-const RUNS = 5
+/**
+ * Runs per measurement in this process: the first two or so warm the JIT, and ten runs of `full` (about 1.6 s) sample
+ * this shared machine over about as long as the reference's best of 3 does (about 2 s), so that a short burst of load
+ * from elsewhere cannot decide the figure. (With 5 runs, three of them warm, one bench run in six fell to 3.8x.)
+ */
+const RUNS = 10
 
 async function estimators() {
   const { createSeedEstimator, createFullEstimator, createTokenizer, seedEstimateText } = await import(join(dist, 'index.js'))
@@ -62,23 +70,23 @@ print(best, e.irreducible_tokens, e.margin_tokens)`
     console.error('bench: ../shared/spec/seed_floor.py not found; skipping the reference')
   }
   const seedText = typeof seedEstimateText === 'function' ? seedEstimateText : (input) => createSeedEstimator().estimate([{ role: 'user', parts: [{ type: 'text', text: input }] }])
-  const seed = best(RUNS, () => seedText(text, 0.2))
+  const seed = await best(RUNS, () => seedText(text, 0.2))
   rows.push({ name: 'floorguard seed', ms: seed.ms, firstMs: seed.firstMs, mbPerSecond: megabytes / (seed.ms / 1000), irreducible: seed.value.irreducible, margin: seed.value.margin })
-  // A fresh tokenizer and estimator per run: neither the tokenizer's caches (counts, BPE merges) nor the estimator's
-  // per-message cache may turn a later run into lookups. Loading the rank table is a once-per-process cost, timed apart.
+  // A fresh tokenizer and estimator per run, made before the clock starts: neither the tokenizer's caches (counts, BPE
+  // merges) nor the estimator's per-message cache may turn a later run into lookups, and a run's caches are garbage
+  // once it ends. Loading the rank table is a once-per-process cost, timed apart.
   const loadStart = performance.now()
-  const tokenizers = [await createTokenizer('o200k_base')]
+  await createTokenizer('o200k_base')
   const loadMs = performance.now() - loadStart
-  for (let run = 1; run < RUNS; run++) tokenizers.push(await createTokenizer('o200k_base'))
   const message = { role: 'user', parts: [{ type: 'text', text }] }
-  const full = best(RUNS, (run) => createFullEstimator({ tokenizer: tokenizers[run] }).estimate([{ ...message }]))
+  const full = await best(RUNS, (tokenizer) => createFullEstimator({ tokenizer }).estimate([{ ...message }]), () => createTokenizer('o200k_base'))
   rows.push({ name: 'floorguard full (o200k_base)', ms: full.ms, firstMs: full.firstMs, loadMs, mbPerSecond: megabytes / (full.ms / 1000), irreducible: full.value.irreducible, margin: full.value.margin })
   const reference = rows[0]?.name.startsWith('reference') ? rows[0] : undefined
   for (const row of rows) if (reference) row.vsReference = row.mbPerSecond / reference.mbPerSecond
   return { megabytes, rows }
 }
 
-function hostile() {
+async function hostile() {
   const size = MB
   const random = prng(7)
   const base64 = Array.from({ length: size }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'[Math.floor(random() * 64)]).join('')
@@ -99,7 +107,7 @@ function hostile() {
     for (const [name, text] of Object.entries(inputs)) {
       const file = join(work, `hostile-${rows.length}.txt`)
       writeFileSync(file, text)
-      const timing = best(3, () => {
+      const timing = await best(3, () => {
         const run = spawnSync(process.execPath, [join(root, 'bin', 'floorguard.js'), 'check', file, '--format', 'text', '--estimator', estimator, '--json'], { encoding: 'utf8', maxBuffer: 256 * MB })
         if (run.status !== 0) throw new Error(`check failed on ${name}: ${run.stderr}`)
         return JSON.parse(run.stdout).floor.total
@@ -121,7 +129,7 @@ function childBench(script, args = []) {
 
 try {
   if (wanted('estimators')) results.benches.estimators = await estimators()
-  if (wanted('hostile')) results.benches.hostile = hostile()
+  if (wanted('hostile')) results.benches.hostile = await hostile()
   if (wanted('counting')) results.benches.counting = await counting(dist)
   if (wanted('plan')) results.benches.plan = childBench('plan.js')
   if (wanted('jsonl')) results.benches.jsonl = childBench('jsonl.js')
