@@ -45,7 +45,7 @@ async function best(runs, fn, prepare = async (run) => run) {
 /**
  * Runs per measurement in this process: the first two or so warm the JIT, and ten runs of `full` (about 1.6 s) sample
  * this shared machine over about as long as the reference's best of 3 does (about 2 s), so that a short burst of load
- * from elsewhere cannot decide the figure. (With 5 runs, three of them warm, one bench run in six fell to 3.8x.)
+ * from elsewhere cannot decide the figure. (With 5 runs, two of them warming up, one bench run in six fell to 3.8x.)
  */
 const RUNS = 10
 
