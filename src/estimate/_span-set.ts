@@ -3,6 +3,8 @@
  * seed and full estimators, whose inputs repeat short spans constantly).
  */
 
+import { sameUnits } from './extractors/_scan.js'
+
 // With linear probing at most half full, a run of this many occupied slots has probability about
 // 0.824^256 < 10^-21 per insertion unless the input was built to collide; the set then stops trusting the hash.
 const MAX_PROBES = 256
@@ -70,7 +72,7 @@ export class SpanSet {
     if (length <= SHORT_SPAN) {
       const key = ((length << 8) ^ (text.charCodeAt(start) << 4) ^ text.charCodeAt(end - 1)) & (recentSlots - 1)
       const latest = recent[key] ?? -1
-      if (latest >= 0 && recent[key + recentSlots] === length && sameText(text, latest, start, length)) return false
+      if (latest >= 0 && recent[key + recentSlots] === length && sameUnits(text, latest, start, length)) return false
       recent[key] = start
       recent[key + recentSlots] = length
     }
@@ -84,7 +86,7 @@ export class SpanSet {
         this.push(start, end)
         return true
       }
-      if (known === length && slots[at] === hash && sameText(text, slots[at + 1] ?? 0, start, length)) {
+      if (known === length && slots[at] === hash && sameUnits(text, slots[at + 1] ?? 0, start, length)) {
         slots[at + 1] = start
         return false
       }
@@ -180,11 +182,4 @@ export function hashUnits(text: string, start: number, end: number, seed: number
   hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b)
   hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35)
   return hash ^ (hash >>> 16)
-}
-
-function sameText(text: string, first: number, second: number, length: number): boolean {
-  for (let offset = 0; offset < length; offset++) {
-    if (text.charCodeAt(first + offset) !== text.charCodeAt(second + offset)) return false
-  }
-  return true
 }

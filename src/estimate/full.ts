@@ -2,7 +2,7 @@ import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimat
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Role, ToolCallPart } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
-import { wordsOf } from './extractors/_scan.js'
+import { sameUnits, wordsOf } from './extractors/_scan.js'
 import { capSpan } from './extractors/lines.js'
 import { scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
 import { SpanSet } from './_span-set.js'
@@ -40,10 +40,7 @@ function repeatsEarlierSpan(text: string, spans: SpanList, index: number): boole
   const length = spans.ends[index]! - start
   for (let earlier = 0; earlier < index; earlier++) {
     const from = spans.starts[earlier]!
-    if (spans.ends[earlier]! - from !== length) continue
-    let offset = 0
-    while (offset < length && text.charCodeAt(from + offset) === text.charCodeAt(start + offset)) offset++
-    if (offset === length) return true
+    if (spans.ends[earlier]! - from === length && sameUnits(text, from, start, length)) return true
   }
   return false
 }

@@ -4,6 +4,8 @@
  * has found already, and the caller keeps one span per text: the scan skips it.
  */
 
+import { sameUnits } from './_scan.js'
+
 /** Lines shorter than this are not looked up: scanning them again costs about what the lookup does. */
 const MIN_LENGTH = 12
 /*
@@ -52,9 +54,4 @@ export class RepeatedLines {
     table[at + 1] = start
     table[at + 2] = length
   }
-}
-
-function sameUnits(text: string, first: number, second: number, length: number): boolean {
-  for (let offset = 0; offset < length; offset++) if (text.charCodeAt(first + offset) !== text.charCodeAt(second + offset)) return false
-  return true
 }

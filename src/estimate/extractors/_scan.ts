@@ -50,6 +50,12 @@ export function isAlnumAt(text: string, index: number): boolean {
   return LETTER.test(text[index]!)
 }
 
+/** Whether `text` holds the same units at `first` and at `second`, for `length` units (a repeat, found in place). */
+export function sameUnits(text: string, first: number, second: number, length: number): boolean {
+  for (let offset = 0; offset < length; offset++) if (text.charCodeAt(first + offset) !== text.charCodeAt(second + offset)) return false
+  return true
+}
+
 /** A whitespace-delimited word with its bounds, trimmed of wrapping punctuation. */
 export interface Word {
   readonly start: number

@@ -1,6 +1,6 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
-import { MAX_WORD_LENGTH, trimmedEnd } from './_scan.js'
+import { MAX_WORD_LENGTH, sameUnits, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
 import { findPhrases } from './_phrases.js'
 import { RepeatedLines } from './_repeated-lines.js'
@@ -84,11 +84,6 @@ function classifyCached(text: string, start: number, end: number, flags: number,
   cached[at + 2] = length
   cached[at + 3] = code
   return code
-}
-
-function sameUnits(text: string, first: number, second: number, length: number): boolean {
-  for (let offset = 0; offset < length; offset++) if (text.charCodeAt(first + offset) !== text.charCodeAt(second + offset)) return false
-  return true
 }
 
 /** Spans in parallel typed arrays (kind code, start, end), in the order pushed: no object per span. */
