@@ -62,11 +62,17 @@ describe('in-place word readers agree with the patterns and sets they stand for'
 })
 
 describe('trimming a word', () => {
+  /** Where the word's trailing punctuation (the ASCII part of the scanner's set) starts. */
+  const trailStart = (word: string) => {
+    let trail = word.length
+    while (trail > 0 && ')]}>,;:.!?"\'`*'.includes(word[trail - 1]!)) trail--
+    return trail
+  }
+
   it("keeps the trailing `)` that closes a `(` of the word, and no other", () => {
     // The reference: strip trailing punctuation from the right until a `)` that a stack walk of the word matches.
     const reference = (word: string) => {
-      let trail = word.length
-      while (trail > 0 && ')]}>,;:.!?"\'`*'.includes(word[trail - 1]!)) trail--
+      const trail = trailStart(word)
       const matched: boolean[] = []
       const stack: number[] = []
       for (let index = 0; index < word.length; index++) {
@@ -80,8 +86,7 @@ describe('trimming a word', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom('(', ')', 'a', '.', ']', ','), { minLength: 1, maxLength: 12 }), (units) => {
         const word = units.join('')
-        let trail = word.length
-        while (trail > 0 && ')]}>,;:.!?"\'`*'.includes(word[trail - 1]!)) trail--
+        const trail = trailStart(word)
         expect(trimmedEnd(` ${word} `, 1, 1 + trail, 1 + word.length) - 1).toBe(reference(word))
       }),
       { numRuns: 3000, seed: 26 },
