@@ -31,6 +31,7 @@ export * from './transcript/index.js'
 export * from './plan/index.js'
 
 export * from './spec/summarizer.js'
+export * from './state-block/index.js'
 export * from './summarize/index.js'
 export * from './verify/index.js'
 export * from './compact/index.js'

@@ -15,8 +15,6 @@ export { buildCommandRequest, createCommandSummarizer } from './command.js'
 export type { CommandSummarizerOptions, CommandSummaryRequest } from './command.js'
 export { backoffDelay, callSummarizer, retryMiddleware, timeoutMiddleware, wrapSummarizer } from './middleware.js'
 export type { RetryMiddlewareOptions, SummarizerMiddlewareV1, TimeoutMiddlewareOptions, WrapSummarizerOptions } from './middleware.js'
-export { FLAT_STATE_KIND, insertIntoStateBlock, parseStateBlock, renderFlatStateBlock, renderStateBlock, stripStateMarkup, STATE_BLOCK_CLOSE, STATE_BLOCK_OPEN, SUPERSEDED_MARK } from './state-block.js'
-export type { ParsedStateBlock, StateBlockEntry } from './state-block.js'
 
 /** Options of {@link createSummarizer}. */
 export interface CreateSummarizerOptions {

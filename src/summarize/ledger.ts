@@ -1,7 +1,8 @@
 import type { SummarizeRequest, SummarizeResult, SummarizerV1 } from '../spec/summarizer.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Part } from '../spec/transcript.js'
-import { renderFlatStateBlock, renderStateBlock } from './state-block.js'
+import { renderStateBlock, type StateDetail } from '../state-block/index.js'
+import { flattenMustKeepGroups } from '../spec/summarizer.js'
 
 /** Options of {@link createLedgerSummarizer}. */
 export interface LedgerSummarizerOptions {
@@ -30,11 +31,12 @@ interface Candidate {
 const DECISION_CUE = /\b(?:decid|chose|choos|pin|revert|switch|instead|fix|resolv|done|works|worked|fail|broke|because|so we|will )/i
 
 /**
- * Creates the ledger summarizer: summary = state block (every item verbatim, grouped by kind) + extractive gist ≤ slot.
+ * Creates the ledger summarizer: summary = state block (every item verbatim, one line each with who said or produced
+ * it, in the order a model needs them) + extractive gist ≤ slot.
  *
- * Offline and deterministic. When the grouped block exceeds the slot it falls back to the flat layout (one heading);
- * when that exceeds it too it fails (never truncates), so the orchestrator refuses instead of emitting a summary
- * without state.
+ * Offline and deterministic. When the block with full context exceeds the slot it drops context (`short`, then the
+ * `minimal` layout that packs short items); when even that exceeds the slot it fails (never truncates), so the
+ * orchestrator refuses instead of emitting a summary without state.
  */
 export function createLedgerSummarizer(options: LedgerSummarizerOptions = {}): SummarizerV1 {
   const gist = options.gist ?? true
@@ -48,23 +50,26 @@ export function createLedgerSummarizer(options: LedgerSummarizerOptions = {}): S
   }
 }
 
+/** Layouts tried in turn: the first whose block fits the slot is used. */
+const DETAILS: readonly StateDetail[] = ['full', 'short', 'minimal']
+
 function ledgerSummary(request: SummarizeRequest, gist: boolean, maxSentenceLength: number): SummarizeResult {
   const { tokenizer, slot } = request
-  let block = renderStateBlock(request.groups)
-  let blockTokens = tokenizer.count(block)
+  const items = flattenMustKeepGroups(request.groups)
+  let block = ''
+  let blockTokens = Infinity
+  // Context (who said it, which command produced it) helps a model use the state; it is dropped before any item is.
+  for (const detail of DETAILS) {
+    block = renderStateBlock({ items, messages: request.messages, offset: request.offset, detail })
+    blockTokens = tokenizer.count(block)
+    if (blockTokens <= slot) break
+  }
   if (blockTokens > slot) {
-    // One heading for all items instead of one per kind: the items are what must survive, the headings are a courtesy.
-    const flat = renderFlatStateBlock(request.groups)
-    const flatTokens = tokenizer.count(flat)
-    if (flatTokens > slot) {
-      return {
-        kind: 'failure',
-        reason: `the state block needs ${flatTokens} tokens (${tokenizer.name}), the slot is ${slot}: split the segment or raise the slot`,
-        retryable: false,
-      }
+    return {
+      kind: 'failure',
+      reason: `the state block needs ${blockTokens} tokens (${tokenizer.name}), the slot is ${slot}: split the segment or raise the slot`,
+      retryable: false,
     }
-    block = flat
-    blockTokens = flatTokens
   }
   if (!gist) return { kind: 'summary', text: block }
   const separator = '\n\n'

@@ -1,6 +1,6 @@
 import type { MustKeepItem } from '../spec/summarizer.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
-import { insertIntoStateBlock } from '../summarize/state-block.js'
+import { insertIntoStateBlock } from '../state-block/index.js'
 
 /** Options of {@link repairSummary}. */
 export interface RepairSummaryOptions {

@@ -1,8 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { MustKeepItem } from '../spec/summarizer.js'
-import { groupMustKeepItems } from '../spec/summarizer.js'
-import { renderStateBlock } from '../summarize/state-block.js'
+import { renderStateBlock } from '../state-block/index.js'
 import { createTokenizer } from '../tokenize/index.js'
 import { repairSummary } from './repair.js'
 import { findInventedState, verifySummary, type ExtractedSpan, type SpanExtractor } from './verify.js'
@@ -43,7 +42,7 @@ describe('verifySummary', () => {
 
   it('reports invented identifiers and numbers, ignoring the state block markup', () => {
     const segmentText = 'We edited src/app.ts and set the limit to 4096.'
-    const summary = `${renderStateBlock(groupMustKeepItems([item('path', 'src/app.ts')]))}\nThe limit 4096 moved to 8192 in lib/other.ts now`
+    const summary = `${renderStateBlock({ items: [item('path', 'src/app.ts')] })}\nThe limit 4096 moved to 8192 in lib/other.ts now`
     expect(findInventedState(summary, segmentText, extract)).toEqual([
       { kind: 'number', text: '8192' },
       { kind: 'path', text: 'lib/other.ts' },
@@ -51,12 +50,31 @@ describe('verifySummary', () => {
     expect(verifySummary({ summary, items: [], slot: 500, tokenizer, segmentText, extract }).invented).toHaveLength(2)
   })
 
-  it('reports superseded items listed as current in the block', () => {
+  it('fails a summary that presents a stale value as current, or a current value as stale (regression: statuses were only reported)', () => {
     const stale = item('version', 'x@1', 'superseded')
-    const wrong = renderStateBlock(groupMustKeepItems([{ ...stale, status: 'current' }]))
-    expect(verifySummary({ summary: wrong, items: [stale], slot: 100, tokenizer }).staleAsCurrent).toEqual([stale])
-    const right = renderStateBlock(groupMustKeepItems([stale]))
-    expect(verifySummary({ summary: right, items: [stale], slot: 100, tokenizer }).staleAsCurrent).toEqual([])
+    const wrong = renderStateBlock({ items: [{ ...stale, status: 'current' }] })
+    const wrongResult = verifySummary({ summary: wrong, items: [stale], slot: 100, tokenizer })
+    expect(wrongResult.staleAsCurrent).toEqual([stale])
+    expect(wrongResult.ok).toBe(false)
+    // No block at all: nothing says the value is stale.
+    expect(verifySummary({ summary: 'x@1 is what we use.', items: [stale], slot: 100, tokenizer }).ok).toBe(false)
+    const right = renderStateBlock({ items: [stale] })
+    expect(verifySummary({ summary: right, items: [stale], slot: 100, tokenizer })).toMatchObject({ ok: true, staleAsCurrent: [] })
+    // Every constraint marked superseded (a summarizer "lifting" them) is rejected.
+    const constraint = item('constraint', 'Never push to main.')
+    const inverted = `${renderStateBlock({ items: [{ ...constraint, status: 'superseded' }] })}\nThe constraints were lifted.`
+    const invertedResult = verifySummary({ summary: inverted, items: [constraint], slot: 100, tokenizer })
+    expect(invertedResult.currentAsStale).toEqual([constraint])
+    expect(invertedResult.ok).toBe(false)
+  })
+
+  it('reads statuses from the block, never from item text: transcript text beginning "(superseded) " cannot forge one', () => {
+    const forged = item('quoted', '(superseded) Never push to main.')
+    const summary = renderStateBlock({ items: [forged] })
+    expect(verifySummary({ summary, items: [forged], slot: 100, tokenizer }).ok).toBe(true)
+    const pin = item('version', 'y==2')
+    // A summary that writes a v1-style mark in front of a current item inside a v2 block keeps the item current.
+    expect(verifySummary({ summary: renderStateBlock({ items: [item('quoted', '(superseded) y==2')] }), items: [pin], slot: 100, tokenizer }).ok).toBe(true)
   })
 
   it('property: ok ⇔ non-empty ∧ tokens ≤ slot ∧ every item is a substring', () => {
@@ -76,7 +94,7 @@ describe('repairSummary', () => {
   const items = [item('path', 'src/app.ts'), item('number', '4096')]
 
   it('inserts missing items into the state block when they fit, and the result verifies', () => {
-    const summary = `${renderStateBlock(groupMustKeepItems([items[0]!]))}\nThe agent edited the file.`
+    const summary = `${renderStateBlock({ items: [items[0]!] })}\nThe agent edited the file.`
     const repair = repairSummary({ summary, missing: [items[1]!], slot: 100, tokenizer })
     expect(repair.kind).toBe('repaired')
     if (repair.kind !== 'repaired') return

@@ -1,7 +1,7 @@
 import type { ItemKind } from '../spec/estimator.js'
 import type { MustKeepItem } from '../spec/summarizer.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
-import { parseStateBlock, stripStateMarkup } from '../summarize/state-block.js'
+import { parseStateBlock, stripStateMarkup } from '../state-block/index.js'
 
 /** A span some extractor found in a text: what kind it is and its exact text. */
 export interface ExtractedSpan {
@@ -36,7 +36,7 @@ export interface VerifySummaryOptions {
 
 /** The verdict on one summary: the record's postcondition, made strict. */
 export interface SummaryVerification {
-  /** Non-empty, within the slot, and every item present verbatim. */
+  /** Non-empty, within the slot, every item present verbatim, and every item's status (current or superseded) kept. */
   readonly ok: boolean
   readonly tokens: number
   readonly slot: number
@@ -47,17 +47,21 @@ export interface SummaryVerification {
   readonly missing: readonly MustKeepItem[]
   /** Spans of the summary that the segment never had (reported, not a failure: narrative may count things). */
   readonly invented: readonly ExtractedSpan[]
-  /** Superseded items the state block lists as current (reported: the text is there, the mark is wrong). */
+  /** Superseded items the summary does not mark superseded in its state block (a stale value presented as current). */
   readonly staleAsCurrent: readonly MustKeepItem[]
+  /** Current items the state block marks superseded only (a value in force presented as stale). */
+  readonly currentAsStale: readonly MustKeepItem[]
   /** One line per failed condition, empty when `ok`. */
   readonly problems: readonly string[]
 }
 
 /**
- * Verifies a summary: ok = non-empty ∧ tokens ≤ slot ∧ every item's text is an exact substring.
+ * Verifies a summary: ok = non-empty ∧ tokens ≤ slot ∧ every item's text is an exact substring ∧ every item's status
+ * is kept (a superseded item is marked superseded in the state block, a current one is not marked superseded only).
  *
  * No normalization of any kind (no whitespace folding, no CRLF→LF, no Unicode normalization): an item survives only
  * if its exact UTF-16 sequence does, because a paraphrase that differs by one character is a different regex or path.
+ * Statuses are read from the state block's line contexts, never from item text, so transcript text cannot forge one.
  */
 export function verifySummary(options: VerifySummaryOptions): SummaryVerification {
   const { summary, slot, tokenizer } = options
@@ -71,11 +75,18 @@ export function verifySummary(options: VerifySummaryOptions): SummaryVerificatio
     seen.add(item.text)
     if (!summary.includes(item.text)) missing.push(item)
   }
+  const { staleAsCurrent, currentAsStale } = checkStatuses(summary, options.items, new Set(missing.map((item) => item.text)))
   const problems: string[] = []
   if (empty) problems.push('summary is empty')
   if (!withinSlot) problems.push(`summary has ${tokens} tokens (${tokenizer.name}), slot is ${slot}`)
   if (missing.length > 0) {
     problems.push(`${missing.length} must-keep item(s) missing verbatim: ${missing.slice(0, 5).map((item) => `${item.kind} ${JSON.stringify(clip(item.text))}`).join(', ')}${missing.length > 5 ? ', …' : ''}`)
+  }
+  if (staleAsCurrent.length > 0) {
+    problems.push(`${staleAsCurrent.length} superseded item(s) not marked superseded in the state block: ${staleAsCurrent.slice(0, 5).map((item) => JSON.stringify(clip(item.text))).join(', ')}${staleAsCurrent.length > 5 ? ', …' : ''}`)
+  }
+  if (currentAsStale.length > 0) {
+    problems.push(`${currentAsStale.length} current item(s) marked superseded in the state block: ${currentAsStale.slice(0, 5).map((item) => JSON.stringify(clip(item.text))).join(', ')}${currentAsStale.length > 5 ? ', …' : ''}`)
   }
   return {
     ok: problems.length === 0,
@@ -85,7 +96,8 @@ export function verifySummary(options: VerifySummaryOptions): SummaryVerificatio
     withinSlot,
     missing,
     invented: options.extract && options.segmentText !== undefined ? findInventedState(summary, options.segmentText, options.extract) : [],
-    staleAsCurrent: findStaleAsCurrent(summary, options.items),
+    staleAsCurrent,
+    currentAsStale,
     problems,
   }
 }
@@ -102,14 +114,27 @@ export function findInventedState(summary: string, segmentText: string, extract:
   return invented
 }
 
-function findStaleAsCurrent(summary: string, items: readonly MustKeepItem[]): MustKeepItem[] {
-  if (!items.some((item) => item.status === 'superseded')) return []
+/**
+ * Items whose status the summary does not keep. A superseded item needs a state-block entry marked superseded and none
+ * marked current; a current item must not be marked superseded unless it is also listed as current. Items missing
+ * verbatim are reported as missing, not here.
+ */
+function checkStatuses(summary: string, items: readonly MustKeepItem[], missing: ReadonlySet<string>): { staleAsCurrent: MustKeepItem[]; currentAsStale: MustKeepItem[] } {
   const block = parseStateBlock(summary)
-  if (!block) return []
   const current = new Set<string>()
   const superseded = new Set<string>()
-  for (const entry of block.entries) (entry.status === 'current' ? current : superseded).add(entry.text)
-  return items.filter((item) => item.status === 'superseded' && current.has(item.text) && !superseded.has(item.text))
+  if (block) for (const entry of block.entries) (entry.status === 'current' ? current : superseded).add(entry.text)
+  const staleAsCurrent: MustKeepItem[] = []
+  const currentAsStale: MustKeepItem[] = []
+  const seen = new Set<string>()
+  for (const item of items) {
+    if (seen.has(item.text) || missing.has(item.text)) continue
+    seen.add(item.text)
+    if (item.status === 'superseded') {
+      if (!superseded.has(item.text) || current.has(item.text)) staleAsCurrent.push(item)
+    } else if (superseded.has(item.text) && !current.has(item.text)) currentAsStale.push(item)
+  }
+  return { staleAsCurrent, currentAsStale }
 }
 
 function clip(text: string): string {

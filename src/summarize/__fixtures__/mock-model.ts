@@ -1,6 +1,6 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider'
 import { MockLanguageModelV3 } from 'ai/test'
-import { parseStateBlock } from '../state-block.js'
+import { parseStateBlock } from '../../state-block/index.js'
 
 /** The system and user text of a call, joined. */
 export function promptText(options: LanguageModelV3CallOptions): { system: string; user: string } {

@@ -1,0 +1,73 @@
+import type { FloorItem } from '../spec/estimator.js'
+import type { Message, Part, ToolCallPart } from '../spec/transcript.js'
+import { renderMessage, stableJson } from '../transcript/render.js'
+
+/** Who said or produced an item, as a state-block line names it. */
+export interface ItemOrigin {
+  /** `user`, `system`, `assistant`, `call` (a tool-call argument), `tool` (a tool result) or `summary` (an earlier summary). */
+  readonly speaker: 'user' | 'system' | 'assistant' | 'call' | 'tool' | 'summary'
+  /** Transcript index of the message. */
+  readonly message: number
+  /** Tool name, for calls and results. */
+  readonly tool?: string
+  /** The head of the command that produced a tool result (its call's `command`, or its arguments), for results. */
+  readonly command?: string
+}
+
+/** Longest command head a line quotes, in UTF-16 units. */
+const COMMAND_HEAD = 48
+
+/** The first line of a call's command (or of its JSON arguments), cut to {@link COMMAND_HEAD} units. */
+function commandHead(call: ToolCallPart): string {
+  const args = call.arguments
+  let text: string
+  if (args !== null && typeof args === 'object' && !Array.isArray(args)) {
+    const record = args as Record<string, unknown>
+    const value = record['command'] ?? record['cmd'] ?? record['file_path'] ?? record['path'] ?? record['url'] ?? record['query'] ?? record['pattern']
+    text = typeof value === 'string' ? value : Array.isArray(value) ? value.join(' ') : stableJson(args)
+  } else text = typeof args === 'string' ? args : stableJson(args)
+  const newline = text.indexOf('\n')
+  const line = newline === -1 ? text : text.slice(0, newline)
+  return line.length > COMMAND_HEAD ? `${line.slice(0, COMMAND_HEAD - 1)}…` : line
+}
+
+/** The part of `message` whose rendered span holds `offset`. */
+function partAt(message: Message, offset: number): Part | undefined {
+  for (const span of renderMessage(message).spans) if (offset >= span.start && offset < span.end) return message.parts[span.part]
+  return message.parts.length === 1 ? message.parts[0] : undefined
+}
+
+/**
+ * Describes where each item came from: origin = the speaker of the part holding its offset, with the tool and command
+ * for tool results (found through the call of the same id in `messages`).
+ *
+ * `offset` is the transcript index of `messages[0]`. Items of messages outside `messages` get no origin.
+ */
+export function describeOrigins(items: readonly FloorItem[], messages: readonly Message[], offset: number): Map<FloorItem, ItemOrigin> {
+  const calls = new Map<string, ToolCallPart>()
+  for (const message of messages) for (const part of message.parts) if (part.type === 'tool-call') calls.set(part.id, part)
+  const origins = new Map<FloorItem, ItemOrigin>()
+  for (const item of items) {
+    const message = messages[item.message - offset]
+    if (!message) continue
+    const part = partAt(message, item.start)
+    if (!part) continue
+    switch (part.type) {
+      case 'tool-call':
+        origins.set(item, { speaker: 'call', message: item.message, tool: part.name })
+        break
+      case 'tool-result': {
+        const call = calls.get(part.callId)
+        const tool = part.name ?? call?.name
+        origins.set(item, { speaker: 'tool', message: item.message, ...(tool ? { tool } : {}), ...(call ? { command: commandHead(call) } : {}) })
+        break
+      }
+      case 'summary':
+        origins.set(item, { speaker: 'summary', message: item.message })
+        break
+      default:
+        origins.set(item, { speaker: message.role === 'tool' ? 'tool' : message.role, message: item.message })
+    }
+  }
+  return origins
+}

@@ -1,0 +1,392 @@
+/**
+ * The state block: the verbatim part of a summary, in one format that every writer (the ledger, a model asked to
+ * copy it, a repair) and every reader (verification, re-compaction, the hooks) shares.
+ *
+ * ```
+ * <floorguard-state v="2">
+ * ## constraints
+ * - [user #3] Validate every upload path against ^[a-z0-9/_-]+$
+ * ## decisions and pins
+ * - [superseded; fsspec; user #8] fsspec==2024.6.1
+ * - [current; fsspec; user #12] fsspec>=2023.1,<2024.3
+ * ## errors
+ * - [tool #14; Bash: pytest -x] OSError: [Errno 28] No space left on device
+ * -3 [call #20; Bash] ssh host << 'EOF'
+ * python train.py --max_steps 3000
+ * EOF
+ * * src/a.ts src/b.ts
+ * </floorguard-state>
+ * ```
+ *
+ * A line is one item: `-` (or `-N` for an item of N lines, kept verbatim), a bracketed context, a space, the item's
+ * exact text. The context's first field is the item's status when it has one (`current`, `superseded`), else where
+ * it came from; so a status is never read out of an item's own text (transcript text that begins `(superseded) `
+ * cannot forge one). In the tightest layout, short current items share `* a b c` lines and other current items
+ * stand bare on their line. Version 1 blocks (`(superseded) TEXT` lines, one heading per kind) are still read.
+ */
+import type { FloorItem, ItemKind } from '../spec/estimator.js'
+import type { Message } from '../spec/transcript.js'
+import { describeOrigins, type ItemOrigin } from './context.js'
+
+export { describeOrigins, type ItemOrigin } from './context.js'
+
+/** Format version written by {@link renderStateBlock}. */
+export const STATE_BLOCK_VERSION = 2
+/** First line of a state block. */
+export const STATE_BLOCK_OPEN = '<floorguard-state v="2">'
+/** First line of a version 1 block (read, never written). */
+export const STATE_BLOCK_OPEN_V1 = '<floorguard-state v="1">'
+/** Last line of a state block. */
+export const STATE_BLOCK_CLOSE = '</floorguard-state>'
+/** Prefix of a stale item in a version 1 block. */
+export const SUPERSEDED_MARK_V1 = '(superseded) '
+
+/** An item as the block needs it: its text and kind, its status, and the key of its decision chain. */
+export interface StateItem {
+  readonly kind: ItemKind | string
+  readonly text: string
+  readonly status: 'current' | 'superseded'
+  /** What the item is a value of (a package for a pin), when known. */
+  readonly key?: string
+}
+
+/** Sections of a block, in the order a model needs them. */
+export const STATE_SECTIONS = ['constraints', 'decisions and pins', 'errors', 'tool calls', 'literals', 'paths and urls', 'identifiers and values'] as const
+
+/** One of {@link STATE_SECTIONS}. */
+export type StateSection = (typeof STATE_SECTIONS)[number]
+
+/**
+ * Section of an item: constraints; decisions and pins (versions, and every value of a decision chain); errors; tool
+ * calls (tool-call arguments); literals (quoted strings, regexes); paths and URLs; identifiers and values.
+ */
+export function sectionOf(item: Pick<StateItem, 'kind' | 'key'>): StateSection {
+  switch (item.kind) {
+    case 'constraint':
+      return 'constraints'
+    case 'error':
+      return 'errors'
+    case 'version':
+      return 'decisions and pins'
+    case 'tool-argument':
+      return item.key ? 'decisions and pins' : 'tool calls'
+    case 'regex':
+    case 'quoted':
+      return item.key ? 'decisions and pins' : 'literals'
+    case 'path':
+    case 'url':
+      return 'paths and urls'
+    default:
+      return item.key ? 'decisions and pins' : 'identifiers and values'
+  }
+}
+
+/** How much context each line carries: `full` (speaker, message, tool and command), `short` (speaker), `minimal`. */
+export type StateDetail = 'full' | 'short' | 'minimal'
+
+/** Options of {@link renderStateBlock}. */
+export interface RenderStateBlockOptions {
+  /** The items, distinct texts, in order of first appearance. */
+  readonly items: readonly StateItem[]
+  /**
+   * The segment the items come from, to name who said or produced each (items must then be {@link FloorItem}s).
+   * @default undefined (no origins)
+   */
+  readonly messages?: readonly Message[]
+  /**
+   * Transcript index of `messages[0]`.
+   * @default 0
+   */
+  readonly offset?: number
+  /**
+   * Context per line.
+   * @default 'full'
+   */
+  readonly detail?: StateDetail
+}
+
+/** First characters that would make a bare line read as markup. */
+const RESERVED_FIRST = new Set(['#', '-', '*', '<', '[', ' ', '\t'])
+/** Packed lines are wrapped at about this many UTF-16 units. */
+const PACKED_WIDTH = 100
+/** Longest key a line quotes. */
+const KEY_WIDTH = 40
+
+function lineCount(text: string): number {
+  let count = 1
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count++
+  return count
+}
+
+function hasWhitespace(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code <= 32 || code === 0x85 || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000) return true
+  }
+  return false
+}
+
+/** Whether an item can stand alone on a line with no prefix (one line, no markup look-alike, not ending in `\r`). */
+function isBare(text: string): boolean {
+  return text.length > 0 && !RESERVED_FIRST.has(text[0]!) && !text.includes('\n') && !text.endsWith('\r') && text !== STATE_BLOCK_CLOSE
+}
+
+/** A context field: no brackets, separators or line breaks, one line, at most `width` units. */
+function field(text: string, width = KEY_WIDTH): string {
+  let clean = ''
+  for (const char of text) {
+    if (char === '[' || char === ']') clean += char === '[' ? '(' : ')'
+    else if (char === ';') clean += ','
+    else if (char === '\n' || char === '\r' || char === '\t') clean += ' '
+    else clean += char
+  }
+  clean = clean.trim()
+  return clean.length > width ? `${clean.slice(0, width - 1)}…` : clean
+}
+
+/** The key as a line shows it: without a `kind:` prefix of our own (`pin:fsspec` → `fsspec`). */
+function keyLabel(key: string): string {
+  const colon = key.indexOf(':')
+  return field(colon > 0 && colon < 12 && /^[a-z-]+$/.test(key.slice(0, colon)) ? key.slice(colon + 1) : key)
+}
+
+/** The context fields of one line. */
+function contextOf(item: StateItem, origin: ItemOrigin | undefined, detail: StateDetail): string[] {
+  const fields: string[] = []
+  const chained = item.key !== undefined
+  if (chained || item.status === 'superseded') fields.push(item.status)
+  if (detail === 'minimal') return fields
+  if (chained) fields.push(keyLabel(item.key!))
+  if (origin) {
+    fields.push(detail === 'full' ? `${origin.speaker} #${origin.message}` : origin.speaker)
+    if (detail === 'full' && origin.tool) fields.push(field(origin.command ? `${origin.tool}: ${origin.command}` : origin.tool, 64))
+  }
+  return fields
+}
+
+/** Renders one item line: `-N? [context] TEXT`, or (minimal, current) the bare text. */
+export function renderStateLine(item: StateItem, origin?: ItemOrigin, detail: StateDetail = 'full'): string {
+  const fields = contextOf(item, origin, detail)
+  const lines = lineCount(item.text)
+  if (fields.length === 0 && detail === 'minimal' && lines === 1 && isBare(item.text)) return item.text
+  return `${lines === 1 ? '-' : `-${lines}`} [${fields.join('; ')}] ${item.text}`
+}
+
+/** Items in block order: by section, decision chains together (by key, in order), unresolved errors before fixed ones. */
+export function orderStateItems<T extends StateItem>(items: readonly T[]): Array<{ section: StateSection; items: T[] }> {
+  const bySection = new Map<StateSection, T[]>()
+  for (const item of items) {
+    const section = sectionOf(item)
+    const list = bySection.get(section)
+    if (list) list.push(item)
+    else bySection.set(section, [item])
+  }
+  const ordered: Array<{ section: StateSection; items: T[] }> = []
+  for (const section of STATE_SECTIONS) {
+    const list = bySection.get(section)
+    if (!list) continue
+    if (section === 'decisions and pins') {
+      // A chain's values together, in the order the chain's first value appeared; unkeyed pins after the chains.
+      const chains = new Map<string, T[]>()
+      const loose: T[] = []
+      for (const item of list) {
+        if (item.key === undefined) loose.push(item)
+        else {
+          const chain = chains.get(item.key)
+          if (chain) chain.push(item)
+          else chains.set(item.key, [item])
+        }
+      }
+      ordered.push({ section, items: [...[...chains.values()].flat(), ...loose] })
+    } else if (section === 'errors') {
+      ordered.push({ section, items: [...list.filter((item) => item.status === 'current'), ...list.filter((item) => item.status !== 'current')] })
+    } else ordered.push({ section, items: list })
+  }
+  return ordered
+}
+
+/**
+ * Renders the state block: `<floorguard-state v="2">`, one `## section` heading per non-empty section, one line per
+ * item (see the module comment), `</floorguard-state>`. Every item's text appears in it verbatim.
+ */
+export function renderStateBlock(options: RenderStateBlockOptions): string {
+  const detail = options.detail ?? 'full'
+  const origins = options.messages && detail !== 'minimal' ? describeOrigins(options.items as unknown as readonly FloorItem[], options.messages, options.offset ?? 0) : undefined
+  const lines = [STATE_BLOCK_OPEN]
+  for (const { section, items } of orderStateItems(options.items)) {
+    lines.push(`## ${section}`)
+    let packed = ''
+    const rest: string[] = []
+    for (const item of items) {
+      const packable = detail === 'minimal' && item.status === 'current' && item.key === undefined && isBare(item.text) && !hasWhitespace(item.text)
+      if (!packable) {
+        rest.push(renderStateLine(item, origins?.get(item as unknown as FloorItem), detail))
+        continue
+      }
+      if (packed !== '' && packed.length + 1 + item.text.length > PACKED_WIDTH) {
+        lines.push(packed)
+        packed = ''
+      }
+      packed = packed === '' ? `* ${item.text}` : `${packed} ${item.text}`
+    }
+    if (packed !== '') lines.push(packed)
+    lines.push(...rest)
+  }
+  lines.push(STATE_BLOCK_CLOSE)
+  return lines.join('\n')
+}
+
+/** One item read back out of a block. */
+export interface StateBlockEntry {
+  /** The heading it stood under (a section, or a kind in a version 1 block). */
+  readonly section: string
+  readonly text: string
+  readonly status: 'current' | 'superseded'
+  /** The bracketed context, without brackets (empty for bare and packed items). */
+  readonly context: string
+}
+
+/** Where a state block sits in a summary and what it holds. */
+export interface ParsedStateBlock {
+  readonly version: 1 | 2
+  /** Offset of the opening line. */
+  readonly start: number
+  /** Offset just past the closing line (before its line break). */
+  readonly end: number
+  /** Offset of the closing line. */
+  readonly closeStart: number
+  readonly entries: readonly StateBlockEntry[]
+}
+
+/** Offset of the first opening line (at the start or after a line break) of either version, and which. */
+function findOpening(summary: string): { at: number; version: 1 | 2 } | undefined {
+  let best: { at: number; version: 1 | 2 } | undefined
+  for (const [open, version] of [[STATE_BLOCK_OPEN, 2], [STATE_BLOCK_OPEN_V1, 1]] as const) {
+    const at = summary.startsWith(`${open}\n`) ? 0 : summary.indexOf(`\n${open}\n`)
+    if (at === -1) continue
+    const start = at === 0 && summary.startsWith(`${open}\n`) ? 0 : at + 1
+    if (!best || start < best.at) best = { at: start, version }
+  }
+  return best
+}
+
+/** `-N ` or `- ` at the start of a line: the item's line count, or undefined when the line has no such prefix. */
+function itemPrefix(line: string): { lines: number; length: number } | undefined {
+  if (line.charCodeAt(0) !== 45) return undefined
+  let index = 1
+  while (index < line.length && line.charCodeAt(index) >= 48 && line.charCodeAt(index) <= 57) index++
+  if (line.charCodeAt(index) !== 32) return undefined
+  const lines = index === 1 ? 1 : Number(line.slice(1, index))
+  return { lines, length: index + 1 }
+}
+
+/**
+ * Parses the first state block of a summary (version 2, or 1), or returns undefined when there is none or it is
+ * malformed (unterminated, an item before any heading, a bad line count or context). Linear in the summary length.
+ */
+export function parseStateBlock(summary: string): ParsedStateBlock | undefined {
+  const opening = findOpening(summary)
+  if (!opening) return undefined
+  const { version } = opening
+  let cursor = opening.at + (version === 2 ? STATE_BLOCK_OPEN : STATE_BLOCK_OPEN_V1).length + 1
+  let section: string | undefined
+  const entries: StateBlockEntry[] = []
+  const readLine = (): string | undefined => {
+    if (cursor > summary.length) return undefined
+    const newline = summary.indexOf('\n', cursor)
+    const line = summary.slice(cursor, newline === -1 ? summary.length : newline)
+    cursor = newline === -1 ? summary.length + 1 : newline + 1
+    return line
+  }
+  for (;;) {
+    const lineStart = cursor
+    const line = readLine()
+    if (line === undefined) return undefined
+    if (line === STATE_BLOCK_CLOSE) return { version, start: opening.at, end: lineStart + line.length, closeStart: lineStart, entries }
+    if (line === '') continue
+    if (line.startsWith('## ')) {
+      section = line.slice(3)
+      continue
+    }
+    if (section === undefined) return undefined
+    if (line.startsWith('* ')) {
+      for (const text of line.slice(2).split(' ')) if (text !== '') entries.push({ section, text, status: 'current', context: '' })
+      continue
+    }
+    const prefix = itemPrefix(line)
+    if (!prefix) {
+      // A bare line: a current item (version 1: `(superseded) TEXT` marks a stale one).
+      const stale = version === 1 && line.startsWith(SUPERSEDED_MARK_V1)
+      entries.push({ section, text: stale ? line.slice(SUPERSEDED_MARK_V1.length) : line, status: stale ? 'superseded' : 'current', context: '' })
+      continue
+    }
+    if (!(prefix.lines >= 1)) return undefined
+    let rest = line.slice(prefix.length)
+    let context = ''
+    let status: 'current' | 'superseded' = 'current'
+    if (version === 2) {
+      if (!rest.startsWith('[')) return undefined
+      const close = rest.indexOf('] ')
+      if (close === -1 || rest.lastIndexOf('[', close) !== 0) return undefined
+      context = rest.slice(1, close)
+      rest = rest.slice(close + 2)
+      const first = context.split(';', 1)[0]!.trim()
+      if (first === 'superseded') status = 'superseded'
+    } else if (rest.startsWith(SUPERSEDED_MARK_V1)) {
+      status = 'superseded'
+      rest = rest.slice(SUPERSEDED_MARK_V1.length)
+    }
+    let text = rest
+    for (let extra = 1; extra < prefix.lines; extra++) {
+      const next = readLine()
+      if (next === undefined) return undefined
+      text += `\n${next}`
+    }
+    entries.push({ section, text, status, context })
+  }
+}
+
+/**
+ * Inserts items into a summary's state block, each under its section (a version 1 block is rewritten as version 2);
+ * when the summary has no block, a new block is put at its start. Text outside the block is untouched.
+ */
+export function insertIntoStateBlock(summary: string, items: readonly StateItem[]): string {
+  if (items.length === 0) return summary
+  const block = parseStateBlock(summary)
+  if (!block) {
+    const rendered = renderStateBlock({ items, detail: 'minimal' })
+    return summary.length === 0 ? rendered : `${rendered}\n\n${summary}`
+  }
+  // Each section's existing lines are kept as written (version 2) and the new items appended under it.
+  const sections = new Map<string, string[]>()
+  const add = (section: string, line: string): void => {
+    const list = sections.get(section)
+    if (list) list.push(line)
+    else sections.set(section, [line])
+  }
+  if (block.version === 2) {
+    let current: string | undefined
+    for (const line of summary.slice(block.start, block.closeStart).split('\n').slice(1)) {
+      if (line.startsWith('## ')) current = line.slice(3)
+      else if (line !== '' && current !== undefined) add(current, line)
+      if (current !== undefined && !sections.has(current)) sections.set(current, [])
+    }
+  } else {
+    for (const entry of block.entries) add(entry.section, renderStateLine({ kind: entry.section, text: entry.text, status: entry.status }, undefined, 'minimal'))
+  }
+  for (const item of items) add(sectionOf(item), renderStateLine(item, undefined, 'minimal'))
+  const lines = [STATE_BLOCK_OPEN]
+  for (const [section, list] of sections) if (list.length > 0) lines.push(`## ${section}`, ...list)
+  lines.push(STATE_BLOCK_CLOSE)
+  return summary.slice(0, block.start) + lines.join('\n') + summary.slice(block.end)
+}
+
+/**
+ * Replaces a parsed state block's markup with its bare item texts (one per line), so that scanning the result for
+ * identifiers and numbers does not count the block's own syntax (`v="2"`, `## errors`, contexts) as invented state.
+ */
+export function stripStateMarkup(summary: string): string {
+  const block = parseStateBlock(summary)
+  if (!block) return summary
+  return summary.slice(0, block.start) + block.entries.map((entry) => entry.text).join('\n') + summary.slice(block.end)
+}

@@ -1,0 +1,119 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { Message } from '../spec/transcript.js'
+import { insertIntoStateBlock, parseStateBlock, renderStateBlock, stripStateMarkup, STATE_BLOCK_CLOSE, STATE_BLOCK_OPEN, STATE_BLOCK_OPEN_V1, type StateItem } from './index.js'
+
+const item = (kind: string, text: string, status: StateItem['status'] = 'current', key?: string): StateItem => ({ kind, text, status, ...(key === undefined ? {} : { key }) })
+
+describe('state block v2', () => {
+  it('one line per item, sections in the order a model needs them, chains together with their status', () => {
+    const block = renderStateBlock({
+      items: [
+        item('path', 'src/a.ts'),
+        item('version', 'fsspec==2024.6.1', 'superseded', 'pin:fsspec'),
+        item('error', 'E1\nE2'),
+        item('constraint', 'Never write outside src/.'),
+        item('error', 'disk full', 'superseded'),
+        item('error', 'ENOENT: no such file'),
+        item('version', 'fsspec>=2023.1,<2024.3', 'current', 'pin:fsspec'),
+        item('tool-argument', 'uv run pytest -x'),
+        item('quoted', '</floorguard-state>'),
+      ],
+    })
+    expect(block).toBe(
+      [
+        STATE_BLOCK_OPEN,
+        '## constraints',
+        '- [] Never write outside src/.',
+        '## decisions and pins',
+        '- [superseded; fsspec] fsspec==2024.6.1',
+        '- [current; fsspec] fsspec>=2023.1,<2024.3',
+        '## errors',
+        '-2 [] E1\nE2',
+        '- [] ENOENT: no such file',
+        '- [superseded] disk full',
+        '## tool calls',
+        '- [] uv run pytest -x',
+        '## literals',
+        '- [] </floorguard-state>',
+        '## paths and urls',
+        '- [] src/a.ts',
+        STATE_BLOCK_CLOSE,
+      ].join('\n'),
+    )
+  })
+
+  it('names who said or produced each item: speaker, message, tool and the command of a tool result', () => {
+    const messages: Message[] = [
+      { role: 'user', parts: [{ type: 'text', text: 'Never touch prod.' }] },
+      { role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name: 'Bash', arguments: { command: 'git log --oneline -3' } }] },
+      { role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', content: 'a1b2c3d fix\nfatal: bad object', isError: true }] },
+    ]
+    const items = [
+      { kind: 'constraint', text: 'Never touch prod.', status: 'current' as const, tokens: 4, message: 10, start: 0, end: 17 },
+      { kind: 'tool-argument', text: 'git log --oneline -3', status: 'current' as const, tokens: 6, message: 11, start: 5, end: 30 },
+      { kind: 'error', text: 'fatal: bad object', status: 'current' as const, tokens: 4, message: 12, start: 12, end: 29 },
+    ]
+    const full = renderStateBlock({ items, messages, offset: 10 })
+    expect(full).toContain('\n- [user #10] Never touch prod.\n')
+    expect(full).toContain('\n- [call #11; Bash] git log --oneline -3\n')
+    expect(full).toContain('\n- [tool #12; Bash: git log --oneline -3] fatal: bad object\n')
+    expect(renderStateBlock({ items, messages, offset: 10, detail: 'short' })).toContain('\n- [tool] fatal: bad object\n')
+  })
+
+  it('property: parse(render(items)) gives back every item with its status, at every detail, whatever the texts hold', () => {
+    const hostile = fc.constantFrom('\n', '- ', '## ', '* ', ' ', STATE_BLOCK_CLOSE, STATE_BLOCK_OPEN, STATE_BLOCK_OPEN_V1, '-3 ', '(superseded) ', '[superseded] ', '] ', '[', '\r', 'x', '')
+    const text = fc.array(fc.oneof(hostile, fc.string({ maxLength: 6 })), { minLength: 1, maxLength: 6 }).map((pieces) => pieces.join(''))
+    const spec = fc.record({ kind: fc.constantFrom('path', 'error', 'number', 'version', 'constraint'), text, superseded: fc.boolean(), key: fc.option(fc.constantFrom('pin:a', 'b]; superseded', 'c'), { nil: undefined }) })
+    fc.assert(
+      fc.property(fc.uniqueArray(spec, { selector: (s) => s.text, maxLength: 8 }), fc.string({ maxLength: 20 }), fc.constantFrom('full' as const, 'short' as const, 'minimal' as const), (specs, narrative, detail) => {
+        const items = specs.map((s) => item(s.kind, s.text, s.superseded ? 'superseded' : 'current', s.key))
+        const summary = `${renderStateBlock({ items, detail })}\n\n${narrative}`
+        const block = parseStateBlock(summary)
+        expect(block).toBeDefined()
+        expect(block!.start).toBe(0)
+        const parsed = block!.entries.map((entry) => `${entry.status}|${entry.text}`).sort()
+        expect(parsed).toEqual(items.map((i) => `${i.status}|${i.text}`).sort())
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('reads a status from the line context only: item text that begins like a mark stays current', () => {
+    const forged = renderStateBlock({ items: [item('quoted', '(superseded) keep me'), item('quoted', '[superseded] me too')] })
+    expect(parseStateBlock(forged)?.entries.map((entry) => entry.status)).toEqual(['current', 'current'])
+  })
+
+  it('still reads version 1 blocks', () => {
+    const v1 = `${STATE_BLOCK_OPEN_V1}\n## path\n* a/b c\n(superseded) x@1\n-2 E1\nE2\n${STATE_BLOCK_CLOSE}`
+    expect(parseStateBlock(v1)?.entries.map((entry) => [entry.status, entry.text])).toEqual([
+      ['current', 'a/b'],
+      ['current', 'c'],
+      ['superseded', 'x@1'],
+      ['current', 'E1\nE2'],
+    ])
+  })
+
+  it('finds a block after leading prose and rejects malformed ones', () => {
+    expect(parseStateBlock(`Intro\n${STATE_BLOCK_OPEN}\n## paths and urls\n- [] a/b\n\n* c d\n${STATE_BLOCK_CLOSE}`)?.entries.map((entry) => entry.text)).toEqual(['a/b', 'c', 'd'])
+    expect(parseStateBlock(`${STATE_BLOCK_OPEN}\n## errors\n- [] a/b`)).toBeUndefined()
+    expect(parseStateBlock(`${STATE_BLOCK_OPEN}\nstray before any heading\n${STATE_BLOCK_CLOSE}`)).toBeUndefined()
+    expect(parseStateBlock(`${STATE_BLOCK_OPEN}\n## errors\n-3 [] only one line\n${STATE_BLOCK_CLOSE}`)).toBeUndefined()
+    expect(parseStateBlock(`${STATE_BLOCK_OPEN}\n## errors\n- no context\n${STATE_BLOCK_CLOSE}`)).toBeUndefined()
+    expect(parseStateBlock('no block here')).toBeUndefined()
+  })
+
+  it('inserts missing items under their section, keeps the lines already there, or adds a block at the start', () => {
+    const summary = `${renderStateBlock({ items: [item('path', 'a/b')], detail: 'minimal' })}\n\nThe agent edited files.`
+    const repaired = insertIntoStateBlock(summary, [item('path', 'c/d'), item('number', '42'), item('version', 'x==1', 'superseded', 'pin:x')])
+    expect(repaired).toBe(`${STATE_BLOCK_OPEN}\n## paths and urls\n* a/b\nc/d\n## identifiers and values\n42\n## decisions and pins\n- [superseded] x==1\n${STATE_BLOCK_CLOSE}\n\nThe agent edited files.`)
+    expect(parseStateBlock(repaired)?.entries.map((entry) => entry.text)).toEqual(['a/b', 'c/d', '42', 'x==1'])
+    expect(insertIntoStateBlock('Just prose.', [item('number', '42')])).toBe(`${STATE_BLOCK_OPEN}\n## identifiers and values\n* 42\n${STATE_BLOCK_CLOSE}\n\nJust prose.`)
+  })
+
+  it('strips markup so the block syntax is not scanned as content', () => {
+    const summary = `${renderStateBlock({ items: [item('path', 'a/b'), item('number', '7', 'superseded')] })}\nrest`
+    expect(stripStateMarkup(summary)).toBe('a/b\n7\nrest')
+    expect(stripStateMarkup('no block')).toBe('no block')
+  })
+})
