@@ -3,16 +3,17 @@ import { describe, expect, it } from 'vitest'
 import { splitLines } from '../cli/source.js'
 import type { FormatSource } from '../spec/format.js'
 import { headRecords, readJsonl } from './_jsonl.js'
+import { sourceFromString } from './source.js'
 
 /** A source with the CLI's line semantics (a final newline yields an empty last line). */
 function source(text: string, name = 'log.jsonl'): FormatSource {
   return { name, head: text.slice(0, 65536), text: async () => text, lines: () => splitLines([Buffer.from(text)], name) }
 }
 
-async function records(text: string, lenient = false) {
+async function records(text: string, lenient = false, from: (text: string) => FormatSource = source) {
   const warnings: string[] = []
   const out: Array<{ line: number; value: unknown }> = []
-  for await (const record of readJsonl(source(text), { lenient, onWarning: (warning) => warnings.push(warning) })) out.push(record)
+  for await (const record of readJsonl(from(text), { lenient, onWarning: (warning) => warnings.push(warning) })) out.push(record)
   return { out, warnings }
 }
 
@@ -40,10 +41,34 @@ describe('readJsonl', () => {
     expect(warnings).toEqual([expect.stringMatching(/^log\.jsonl:2:\d+: expected a complete JSON record/)])
   })
 
-  it('never skips a bad line that has its newline, even when lenient', async () => {
-    await expect(records('{"a":1}\n{"b":\n{"c":3}\n', true)).rejects.toThrow(/^log\.jsonl:2:\d+: expected /)
+  it('fails on a malformed line anywhere with file:line:column and a hint at --lenient', async () => {
+    await expect(records('{"a":1}\n{"b":\n{"c":3}\n')).rejects.toThrow(
+      /^log\.jsonl:2:\d+: expected [^\n]*\(a malformed line; --lenient skips such lines and reports them\)$/,
+    )
     // A bad last line that did end with a newline is a syntax error, not a truncation.
-    await expect(records('{"a":1}\n{"b":\n', true)).rejects.toThrow(/^log\.jsonl:2:\d+: expected more JSON/)
+    await expect(records('{"a":1}\n{"b":\n')).rejects.toThrow(/^log\.jsonl:2:\d+: expected more JSON/)
+  })
+
+  it('skips every malformed line when lenient, reporting each with its line', async () => {
+    // Issue 11: one corrupt line in the middle of a long log made the whole log unusable.
+    const lines = Array.from({ length: 1050 }, (_, index) => JSON.stringify({ n: index + 1 }))
+    lines[499] = '{"n":500,"text":"cut\u0000\u0000\u0000'
+    lines[799] = 'garbage'
+    const { out, warnings } = await records(`${lines.join('\n')}\n`, true)
+    expect(out.map((record) => record.line)).toEqual(Array.from({ length: 1050 }, (_, index) => index + 1).filter((line) => line !== 500 && line !== 800))
+    expect(out.every((record) => (record.value as { n: number }).n === record.line)).toBe(true)
+    expect(warnings).toEqual([expect.stringMatching(/^log\.jsonl:500:\d+: expected .*: line skipped$/), expect.stringMatching(/^log\.jsonl:800:1: expected .*: line skipped$/)])
+  })
+
+  it('yields a valid last record that has no trailing newline (a log still being written keeps its newest record)', async () => {
+    for (const [lenient, from] of [false, true].flatMap((lenient) => [[lenient, source] as const, [lenient, (text: string) => sourceFromString('log.jsonl', text)] as const])) {
+      const { out, warnings } = await records('{"a":1}\n{"b":2}', lenient, from)
+      expect(out).toEqual([
+        { line: 1, value: { a: 1 } },
+        { line: 2, value: { b: 2 } },
+      ])
+      expect(warnings).toEqual([])
+    }
   })
 })
 

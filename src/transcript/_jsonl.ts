@@ -1,4 +1,4 @@
-import { FloorguardError, InvalidInputError } from '../errors.js'
+import { FloorguardError, InvalidInputError, formatLocation } from '../errors.js'
 import type { FormatSource } from '../spec/format.js'
 import { parseJson } from './json.js'
 
@@ -11,7 +11,8 @@ export interface JsonlRecord {
 /** Options of {@link readJsonl}. */
 export interface ReadJsonlOptions {
   /**
-   * Skip a truncated last line (no terminating newline, not valid JSON) instead of failing. Nothing else is skipped.
+   * Skip malformed lines (a truncated last line, a corrupt line anywhere) instead of failing; each skipped line is
+   * reported to `onWarning` with its `file:line:column`.
    * @default false
    */
   readonly lenient?: boolean
@@ -21,8 +22,9 @@ export interface ReadJsonlOptions {
 
 /**
  * Streams a JSONL input record by record: each line parsed on its own (errors name `file:line:column`), blank
- * lines ignored. A last line without a terminating newline that does not parse is reported as truncated and,
- * with `lenient`, skipped into `onWarning`; any other bad line is always an error.
+ * lines ignored. A line that does not parse fails the read, its message saying that `--lenient` skips it; with
+ * `lenient` it is skipped into `onWarning` and the read goes on. A last line without a terminating newline that
+ * does not parse is reported as truncated (a log still being written); one that parses is a record like any other.
  */
 export async function* readJsonl(source: FormatSource, options: ReadJsonlOptions = {}): AsyncGenerator<JsonlRecord> {
   for await (const { line, text, last } of source.lines()) {
@@ -33,19 +35,23 @@ export async function* readJsonl(source: FormatSource, options: ReadJsonlOptions
     } catch {
       // Re-parse through parseJson only on failure: it owns the `file:line:column: expected … got …` wording.
       const error = syntaxError(text, source.name, line)
-      if (!last) throw error
-      const column = error.location?.column ?? 1
-      const truncated = new InvalidInputError(
-        'expected a complete JSON record, got a truncated line (the log may still be written; --lenient skips it)',
-        { file: source.name, line, column },
-        { cause: error },
-      )
-      if (!options.lenient) throw truncated
-      options.onWarning?.(truncated.message)
+      const location = { file: source.name, line, column: error.location?.column ?? 1 }
+      const detail = last ? 'expected a complete JSON record, got a truncated line' : detailOf(error)
+      if (!options.lenient) {
+        const hint = last ? 'the log may still be written; --lenient skips it' : 'a malformed line; --lenient skips such lines and reports them'
+        throw new InvalidInputError(`${detail} (${hint})`, location, { cause: error })
+      }
+      options.onWarning?.(`${formatLocation(location)}${detail}: line skipped`)
       continue
     }
     yield { line, value }
   }
+}
+
+/** An error's message without its `file:line:column: ` prefix. */
+function detailOf(error: InvalidInputError): string {
+  const prefix = formatLocation(error.location)
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message
 }
 
 function syntaxError(text: string, file: string, line: number): InvalidInputError {
