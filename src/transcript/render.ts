@@ -89,25 +89,39 @@ export function stableJson(value: unknown): string {
   return JSON.stringify(value === undefined ? null : value) ?? 'null'
 }
 
-/** Pairs tool calls with their results by id, across the whole message list. Unmatched parts are returned, not dropped. */
+/**
+ * Pairs tool calls with their results by id, across the whole message list. Unmatched parts are returned, not dropped.
+ *
+ * Ids repeat in real logs (harnesses that number calls per turn reuse `call_1`). A result answers an open call of its
+ * id in the latest message holding one (a call left unanswered by an interrupted turn does not take the result of the
+ * next turn's call), and within that message the first one (parallel calls are answered in order).
+ */
 export function pairToolCalls(messages: readonly Message[]): { pairs: ToolPair[]; unpaired: UnpairedPart[] } {
-  const open = new Map<string, Array<{ message: number; part: number }>>()
+  // Per id, the messages with open calls, latest last; each holds its open calls' parts, answered from `next`.
+  const open = new Map<string, Array<{ message: number; parts: number[]; next: number }>>()
   const pairs: ToolPair[] = []
   const unpaired: UnpairedPart[] = []
   messages.forEach((message, messageIndex) => {
     message.parts.forEach((part, partIndex) => {
       if (part.type === 'tool-call') {
-        const queue = open.get(part.id)
-        if (queue) queue.push({ message: messageIndex, part: partIndex })
-        else open.set(part.id, [{ message: messageIndex, part: partIndex }])
+        let groups = open.get(part.id)
+        if (!groups) open.set(part.id, (groups = []))
+        const last = groups[groups.length - 1]
+        if (last?.message === messageIndex) last.parts.push(partIndex)
+        else groups.push({ message: messageIndex, parts: [partIndex], next: 0 })
       } else if (part.type === 'tool-result') {
-        const call = open.get(part.callId)?.shift()
-        if (call) pairs.push({ id: part.callId, call, result: { message: messageIndex, part: partIndex } })
-        else unpaired.push({ kind: 'result', id: part.callId, message: messageIndex, part: partIndex })
+        const groups = open.get(part.callId)
+        const group = groups?.[groups.length - 1]
+        if (groups && group) {
+          pairs.push({ id: part.callId, call: { message: group.message, part: group.parts[group.next++]! }, result: { message: messageIndex, part: partIndex } })
+          if (group.next === group.parts.length) groups.pop()
+        } else unpaired.push({ kind: 'result', id: part.callId, message: messageIndex, part: partIndex })
       }
     })
   })
-  for (const [id, calls] of open) for (const call of calls) unpaired.push({ kind: 'call', id, ...call })
+  for (const [id, groups] of open) {
+    for (const group of groups) for (const part of group.parts.slice(group.next)) unpaired.push({ kind: 'call', id, message: group.message, part })
+  }
   unpaired.sort((a, b) => a.message - b.message || a.part - b.part)
   return { pairs, unpaired }
 }
