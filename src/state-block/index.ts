@@ -103,6 +103,17 @@ export interface RenderStateBlockOptions {
    * @default 'full'
    */
   readonly detail?: StateDetail
+  /**
+   * What the summary replaced, written on the opening line (`range="12-40" tokens="5310"`), so a reader knows how much
+   * was compacted even when the summary is small.
+   * @default undefined (a bare opening line)
+   */
+  readonly replaced?: { readonly start: number; readonly end: number; readonly tokens: number }
+}
+
+/** The opening line, with what the block's summary replaced when known. */
+export function stateBlockOpening(replaced?: RenderStateBlockOptions['replaced']): string {
+  return replaced ? `<floorguard-state v="2" range="${replaced.start}-${replaced.end}" tokens="${replaced.tokens}">` : STATE_BLOCK_OPEN
 }
 
 /** First characters that would make a bare line read as markup. */
@@ -212,7 +223,7 @@ export function orderStateItems<T extends StateItem>(items: readonly T[]): Array
 export function renderStateBlock(options: RenderStateBlockOptions): string {
   const detail = options.detail ?? 'full'
   const origins = options.messages && detail !== 'minimal' ? describeOrigins(options.items as unknown as readonly FloorItem[], options.messages, options.offset ?? 0) : undefined
-  const lines = [STATE_BLOCK_OPEN]
+  const lines = [stateBlockOpening(options.replaced)]
   for (const { section, items } of orderStateItems(options.items)) {
     lines.push(`## ${section}`)
     let packed = ''
@@ -258,16 +269,23 @@ export interface ParsedStateBlock {
   readonly entries: readonly StateBlockEntry[]
 }
 
-/** Offset of the first opening line (at the start or after a line break) of either version, and which. */
-function findOpening(summary: string): { at: number; version: 1 | 2 } | undefined {
-  let best: { at: number; version: 1 | 2 } | undefined
-  for (const [open, version] of [[STATE_BLOCK_OPEN, 2], [STATE_BLOCK_OPEN_V1, 1]] as const) {
-    const at = summary.startsWith(`${open}\n`) ? 0 : summary.indexOf(`\n${open}\n`)
-    if (at === -1) continue
-    const start = at === 0 && summary.startsWith(`${open}\n`) ? 0 : at + 1
-    if (!best || start < best.at) best = { at: start, version }
+/** Whether `line` opens a block: exactly the version 1 or 2 opening, or version 2 with attributes (`range="…"`). */
+function openingVersion(line: string): 1 | 2 | undefined {
+  if (line === STATE_BLOCK_OPEN) return 2
+  if (line === STATE_BLOCK_OPEN_V1) return 1
+  return line.startsWith('<floorguard-state v="2" ') && line.endsWith('>') && !line.includes('\n') ? 2 : undefined
+}
+
+/** Offset, length and version of the first opening line (at the start of the summary or of a line). */
+function findOpening(summary: string): { at: number; length: number; version: 1 | 2 } | undefined {
+  for (let at = summary.indexOf('<floorguard-state v="'); at !== -1; at = summary.indexOf('<floorguard-state v="', at + 1)) {
+    if (at > 0 && summary.charCodeAt(at - 1) !== 10) continue
+    const newline = summary.indexOf('\n', at)
+    if (newline === -1) return undefined
+    const version = openingVersion(summary.slice(at, newline))
+    if (version) return { at, length: newline - at, version }
   }
-  return best
+  return undefined
 }
 
 /** `-N ` or `- ` at the start of a line: the item's line count, or undefined when the line has no such prefix. */
@@ -288,7 +306,7 @@ export function parseStateBlock(summary: string): ParsedStateBlock | undefined {
   const opening = findOpening(summary)
   if (!opening) return undefined
   const { version } = opening
-  let cursor = opening.at + (version === 2 ? STATE_BLOCK_OPEN : STATE_BLOCK_OPEN_V1).length + 1
+  let cursor = opening.at + opening.length + 1
   let section: string | undefined
   const entries: StateBlockEntry[] = []
   const readLine = (): string | undefined => {
@@ -375,7 +393,8 @@ export function insertIntoStateBlock(summary: string, items: readonly StateItem[
     for (const entry of block.entries) add(entry.section, renderStateLine({ kind: entry.section, text: entry.text, status: entry.status }, undefined, 'minimal'))
   }
   for (const item of items) add(sectionOf(item), renderStateLine(item, undefined, 'minimal'))
-  const lines = [STATE_BLOCK_OPEN]
+  const opening = summary.slice(block.start, summary.indexOf('\n', block.start))
+  const lines = [block.version === 2 ? opening : STATE_BLOCK_OPEN]
   for (const [section, list] of sections) if (list.length > 0) lines.push(`## ${section}`, ...list)
   lines.push(STATE_BLOCK_CLOSE)
   return summary.slice(0, block.start) + lines.join('\n') + summary.slice(block.end)

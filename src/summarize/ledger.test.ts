@@ -4,11 +4,15 @@ import { createTokenizer } from '../tokenize/index.js'
 import type { Message } from '../spec/transcript.js'
 import { conformanceItems, conformanceMessages, createSummarizeRequest, mustKeepItems, testSummarizer } from '../test-utils/summarizer.js'
 import { verifySummary } from '../verify/verify.js'
+import { renderMessage } from '../transcript/render.js'
 import { createLedgerSummarizer, splitSentences } from './ledger.js'
 import { parseStateBlock, renderStateBlock, STATE_BLOCK_OPEN } from '../state-block/index.js'
 import { flattenMustKeepGroups } from '../spec/summarizer.js'
 
 const tokenizer = await createTokenizer('o200k_base')
+
+/** What a ledger summary of `messages` (at offset 0) says it replaced. */
+const replacedBy = (messages: readonly Message[]) => ({ start: 0, end: messages.length, tokens: messages.reduce((sum, message) => sum + tokenizer.count(renderMessage(message).text), 0) })
 
 testSummarizer({ name: 'ledger', createSummarizer: () => createLedgerSummarizer(), createTokenizer: () => tokenizer, failsBelowFloor: true })
 
@@ -20,7 +24,8 @@ describe('ledger summarizer', () => {
     const result = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages, items, slot: 2000, tokenizer }))
     expect(result.kind).toBe('summary')
     if (result.kind !== 'summary') return
-    expect(result.text.startsWith(`${STATE_BLOCK_OPEN}\n## constraints\n- [user #0] never write outside src/\n`)).toBe(true)
+    expect(result.text.split('\n').slice(1, 3)).toEqual(['## constraints', '- [user #0] never write outside src/'])
+    expect(result.text.startsWith(STATE_BLOCK_OPEN.slice(0, -1))).toBe(true)
     const block = parseStateBlock(result.text)
     expect(block?.entries.map((entry) => entry.text).sort()).toEqual(items.map((item) => item.text).sort())
     expect(block?.entries.find((entry) => entry.text === 'lodash@4.17.20')?.status).toBe('superseded')
@@ -40,7 +45,7 @@ describe('ledger summarizer', () => {
     // Extractive: every gist line is `role: ` plus a sentence of the segment.
     const segmentText = messages.map((message) => message.parts.map((part) => ('text' in part ? part.text : 'content' in part ? part.content : '')).join('\n')).join('\n')
     for (const line of gist.split('\n').filter((line) => line !== '')) {
-      expect(segmentText).toContain(line.slice(line.indexOf(': ') + 2))
+      expect(segmentText).toContain(line.slice(line.indexOf(': ') + 2).replace(/ \[…\]$/, ''))
     }
   })
 
@@ -79,12 +84,40 @@ describe('ledger summarizer', () => {
         const items = mustKeepItems(segment, picked.map((w, index) => ({ kind: index % 2 ? 'identifier' : 'number', text: w, status: index % 4 === 3 ? 'superseded' : 'current' })), tokenizer)
         const result = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages: segment, items, slot, tokenizer }))
         const groups = createSummarizeRequest({ messages: segment, items, slot, tokenizer }).groups
-        const smallest = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(groups), detail: 'minimal' }))
+        const smallest = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(groups), detail: 'minimal', replaced: replacedBy(segment) }))
         if (smallest > slot) return result.kind === 'failure' && !result.retryable
         return result.kind === 'summary' && verifySummary({ summary: result.text, items, slot, tokenizer }).ok
       }),
       { numRuns: 60 },
     )
+  })
+})
+
+describe('ledger gist: long user turns', () => {
+  it('keeps a user turn longer than the room cut and marked, never silently dropped (regression: it fell out of the gist)', async () => {
+    const long = `Please migrate the billing module ${'and keep every invoice field stable '.repeat(120)}before Friday.`
+    const messages: Message[] = [
+      { role: 'user', parts: [{ type: 'text', text: long }] },
+      { role: 'assistant', parts: [{ type: 'text', text: 'Working on it now.' }] },
+    ]
+    for (const slot of [120, 400]) {
+      const result = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages, items: [], slot, tokenizer }))
+      if (result.kind !== 'summary') throw new Error(result.reason)
+      expect(tokenizer.count(result.text)).toBeLessThanOrEqual(slot)
+      const line = result.text.split('\n').find((candidate) => candidate.startsWith('user: '))
+      expect(line).toBeDefined()
+      expect(line!.endsWith(' […]')).toBe(true)
+      expect(long.startsWith(line!.slice('user: '.length, -' […]'.length))).toBe(true)
+    }
+  })
+
+  it('says on its opening line which messages it replaced and how many tokens they had', async () => {
+    const messages = conformanceMessages()
+    const items = conformanceItems(messages, tokenizer)
+    const result = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages, items, slot: 2000, tokenizer }))
+    if (result.kind !== 'summary') throw new Error(result.reason)
+    const tokens = messages.reduce((sum, message) => sum + tokenizer.count(message.parts.map((part) => ('text' in part ? part.text : 'content' in part ? part.content : `${part.name}(${JSON.stringify(part.arguments)})`)).join('\n')), 0)
+    expect(result.text.split('\n', 1)[0]).toBe(`<floorguard-state v="2" range="0-${messages.length}" tokens="${tokens}">`)
   })
 })
 
@@ -110,7 +143,7 @@ describe('ledger layouts', () => {
       expect(result.text.slice(0, parseStateBlock(result.text)!.end)).toMatch(expected)
       expect(verifySummary({ summary: result.text, items, slot, tokenizer }).ok).toBe(true)
     }
-    const minimal = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(createSummarizeRequest({ messages, items, slot: 1, tokenizer }).groups), detail: 'minimal' }))
+    const minimal = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(createSummarizeRequest({ messages, items, slot: 1, tokenizer }).groups), detail: 'minimal', replaced: replacedBy(messages) }))
     const tight = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages, items, slot: minimal, tokenizer }))
     if (tight.kind !== 'summary') throw new Error(tight.reason)
     expect(tight.text).toMatch(/\n\* /)

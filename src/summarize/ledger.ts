@@ -1,6 +1,7 @@
 import type { SummarizeRequest, SummarizeResult, SummarizerV1 } from '../spec/summarizer.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Part } from '../spec/transcript.js'
+import { messageTokens } from '../transcript/render.js'
 import { renderStateBlock, type StateDetail } from '../state-block/index.js'
 import { flattenMustKeepGroups } from '../spec/summarizer.js'
 
@@ -56,11 +57,14 @@ const DETAILS: readonly StateDetail[] = ['full', 'short', 'minimal']
 function ledgerSummary(request: SummarizeRequest, gist: boolean, maxSentenceLength: number): SummarizeResult {
   const { tokenizer, slot } = request
   const items = flattenMustKeepGroups(request.groups)
+  let replacedTokens = 0
+  for (const message of request.messages) replacedTokens += messageTokens(message, tokenizer)
+  const replaced = { start: request.offset, end: request.offset + request.messages.length, tokens: replacedTokens }
   let block = ''
   let blockTokens = Infinity
   // Context (who said it, which command produced it) helps a model use the state; it is dropped before any item is.
   for (const detail of DETAILS) {
-    block = renderStateBlock({ items, messages: request.messages, offset: request.offset, detail })
+    block = renderStateBlock({ items, messages: request.messages, offset: request.offset, detail, replaced })
     blockTokens = tokenizer.count(block)
     if (blockTokens <= slot) break
   }
@@ -88,9 +92,17 @@ function chooseGist(messages: readonly Message[], tokenizer: TokenizerV1, room: 
   for (const candidate of candidates) {
     if (room - used < 2) break
     // +1 for the line break that joins it to the previous line.
-    if (used + candidate.tokens + 1 > room) continue
-    chosen.push(candidate)
-    used += candidate.tokens + 1
+    let fitting = candidate
+    if (used + candidate.tokens + 1 > room) {
+      // A user turn that does not fit is cut to the room left (and marked cut) rather than dropped without a trace.
+      if (candidate.score < USER_SCORE) continue
+      const line = clipSentence(candidate.line, Math.floor((room - used - 1) * 2.5))
+      const tokens = tokenizer.count(line)
+      if (line.length <= CLIP_MARK.length + candidate.line.indexOf(': ') + 2 || used + tokens + 1 > room) continue
+      fitting = { ...candidate, line, tokens }
+    }
+    chosen.push(fitting)
+    used += fitting.tokens + 1
   }
   return chosen
 }
@@ -128,9 +140,12 @@ function collectCandidates(messages: readonly Message[], tokenizer: TokenizerV1,
       if (base === undefined) continue
       const prefix = `${part.type === 'tool-result' ? 'tool' : message.role}: `
       const outcome = messageIndex === lastAssistant ? 2 : 0
-      for (const sentence of splitSentences(partText(part))) {
-        if (sentence.length < 3 || sentence.length > maxSentenceLength || seen.has(sentence)) continue
-        seen.add(sentence)
+      for (const whole of splitSentences(partText(part))) {
+        if (whole.length < 3 || seen.has(whole)) continue
+        // A long sentence of the user's is kept cut, and says so: dropping it would lose a turn without a trace.
+        if (whole.length > maxSentenceLength && base < USER_SCORE) continue
+        seen.add(whole)
+        const sentence = whole.length > maxSentenceLength ? clipSentence(whole, maxSentenceLength) : whole
         const line = prefix + sentence
         const score = base + outcome + (DECISION_CUE.test(sentence) ? 2 : 0)
         candidates.push({ line, score, order: order++, tokens: tokenizer.count(line) })
@@ -140,12 +155,24 @@ function collectCandidates(messages: readonly Message[], tokenizer: TokenizerV1,
   return candidates
 }
 
+/** Score of a user's text: the highest, as users state the goals and constraints. */
+const USER_SCORE = 4
+/** Marks where a clipped gist line was cut. */
+const CLIP_MARK = ' […]'
+
+/** The longest prefix of `sentence` ending at a word boundary within `length` units, then {@link CLIP_MARK}. */
+function clipSentence(sentence: string, length: number): string {
+  const room = Math.max(1, length - CLIP_MARK.length)
+  const space = sentence.lastIndexOf(' ', room)
+  return `${sentence.slice(0, space > room / 2 ? space : room)}${CLIP_MARK}`
+}
+
 // Users state goals and constraints; tool output is the least narrative. Reasoning and tool calls are skipped: their
 // state is already in the block and their prose is not an account of what happened.
 function partScore(message: Message, part: Part): number | undefined {
   switch (part.type) {
     case 'text':
-      return message.role === 'user' ? 4 : message.role === 'system' ? 1 : 2
+      return message.role === 'user' ? USER_SCORE : message.role === 'system' ? 1 : 2
     case 'summary':
       return 3
     case 'tool-result':
