@@ -82,6 +82,7 @@ function unitRanges(messages: readonly Message[], options: PlanOptions): Message
     // Each change of a key links the last message with the old value to the first with the new one.
     const previous = new Map<string, { message: number; value: string }>()
     for (const entry of findSupersededState(messages)) {
+      if ((entry.effect ?? 'set') !== 'set') continue
       const before = previous.get(entry.key)
       if (before && before.value !== entry.value && entry.message - before.message <= (options.supersededWindow ?? 50)) ranges.push([before.message, entry.message + 1])
       previous.set(entry.key, entry)

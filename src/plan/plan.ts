@@ -218,6 +218,8 @@ function buildContext(segment: PlanSegment, options: PlanOptions): Context {
     let list = stateByMessage.get(entry.message)
     if (!list) stateByMessage.set(entry.message, (list = []))
     list.push(entry)
+    // Only values put in force change a decision: a question or a negated mention links nothing.
+    if ((entry.effect ?? 'set') !== 'set') continue
     const previous = previousOfKey.get(entry.key)
     previousOfKey.set(entry.key, entry)
     if (!linkSuperseded || !previous || previous.value === entry.value || entry.message === previous.message) continue

@@ -1,7 +1,25 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { assistant, call, result, user } from './__fixtures__/test-estimator.js'
-import { findAssignments, findSupersededState, scanAssignments, type StateAssignment } from './superseded.js'
+import { findAssignments, findSupersededState, markEffects, resolveSupersession, scanAssignments, type StateAssignment } from './superseded.js'
+
+/** A string stand-in that counts the characters read through it (`charCodeAt`, and each unit a slice copies). */
+function countingText(text: string) {
+  const view = {
+    reads: 0,
+    length: text.length,
+    charCodeAt(index: number) {
+      view.reads++
+      return text.charCodeAt(index)
+    },
+    slice(start?: number, end?: number) {
+      const piece = text.slice(start, end)
+      view.reads += piece.length
+      return piece
+    },
+  }
+  return view
+}
 
 function scan(text: string): Array<[string, string]> {
   const out: StateAssignment[] = []
@@ -64,11 +82,20 @@ describe('scanAssignments', () => {
     expect(entry && 'please pin requests==2.31.0 now'.slice(entry.start, entry.end)).toBe('requests==2.31.0')
   })
 
-  test('scans long text in linear time', () => {
-    const blob = 'a'.repeat(400_000) + '=' + 'b1.'.repeat(100_000)
-    const started = performance.now()
-    scan(blob)
-    expect(performance.now() - started).toBeLessThan(1000)
+  test('scans long text in linear time (reads counted, not timed)', () => {
+    // Each input is read through a counting view, so the check is deterministic: reads grow with the text, no faster.
+    const reads = (size: number) => {
+      const text = 'a'.repeat(4 * size) + '=' + 'b1.'.repeat(size) + ' k==1.0 v@2.3 "p": "^1.2" TT=3 timeout: 30, word'.repeat(size / 50)
+      const view = countingText(text)
+      const found: StateAssignment[] = []
+      scanAssignments(view as unknown as string, 0, view.length, 0, false, found)
+      expect(found.length).toBe(5 * (size / 50))
+      return { reads: view.reads, length: text.length }
+    }
+    const small = reads(5_000)
+    const large = reads(20_000)
+    expect(large.reads / small.reads).toBeLessThan(4 * 1.2)
+    expect(large.reads).toBeLessThan(8 * large.length)
   })
 
   test('never throws and keeps spans inside the text (property)', () => {
@@ -120,5 +147,175 @@ describe('findSupersededState', () => {
       { role: 'assistant' as const, parts: [{ type: 'reasoning' as const, text: 'timeout: 90' }] },
     ]
     expect(findSupersededState(messages)).toEqual([])
+  })
+})
+
+describe('changed decisions: questions, negations and "X instead of Y" (issue 11)', () => {
+  const statuses = (messages: Parameters<typeof findSupersededState>[0]) =>
+    findSupersededState(messages).map((entry) => [entry.message, entry.text, entry.status])
+
+  test('"Actually use X instead of Y" makes X current and Y superseded', () => {
+    expect(statuses([user('pin requests==2.31.0 please'), user('Actually use requests==2.32.3 instead of requests==2.31.0')])).toEqual([
+      [0, 'requests==2.31.0', 'superseded'],
+      [1, 'requests==2.32.3', 'current'],
+      [1, 'requests==2.31.0', 'superseded'],
+    ])
+    expect(statuses([user('Actually use requests==2.32.3 instead of requests==2.31.0')])).toEqual([
+      [0, 'requests==2.32.3', 'current'],
+      [0, 'requests==2.31.0', 'superseded'],
+    ])
+  })
+
+  test.each([
+    ['Use `requests==2.32.3` rather than `requests==2.31.0`.'],
+    ['Replace requests==2.31.0 with requests==2.32.3.'],
+    ['Switch from requests==2.31.0 to requests==2.32.3'],
+    ['requests==2.31.0 -> requests==2.32.3'],
+    ['bump requests==2.31.0 → requests==2.32.3'],
+  ])('%s: the new value is current', (text) => {
+    const state = findSupersededState([user('use requests==2.31.0'), assistant(text)])
+    expect(state.filter((entry) => entry.status === 'current').map((entry) => entry.value)).toEqual(['==2.32.3'])
+    expect(state.filter((entry) => entry.value === '==2.31.0').every((entry) => entry.status === 'superseded')).toBe(true)
+  })
+
+  test("an assistant's question, or a negation, does not flip the user's pin", () => {
+    const pin = user('pin fsspec>=2023.1,<2024.3 for now')
+    expect(statuses([pin, assistant('Should I use fsspec==2024.6.1 instead? I will not')])).toEqual([
+      [0, 'fsspec>=2023.1,<2024.3', 'current'],
+      [1, 'fsspec==2024.6.1', 'superseded'],
+    ])
+    for (const text of ["Don't use fsspec==2024.6.1.", 'We should never pin fsspec==2024.6.1', 'not fsspec==2024.6.1', 'Avoid fsspec==2024.6.1 here']) {
+      expect(findSupersededState([pin, assistant(text)]).find((entry) => entry.status === 'current')?.message, text).toBe(0)
+    }
+    // A negation ends with its clause: the value after the comma is set.
+    expect(statuses([pin, user("I don't know why, but use fsspec==2024.6.1")]).at(-1)).toEqual([1, 'fsspec==2024.6.1', 'current'])
+  })
+
+  test('questions and negations link no superseded-decision unit', () => {
+    const effects = findAssignments(assistant('Should I use fsspec==2024.6.1? No. Use fsspec==2024.5.0 instead of fsspec==2024.6.1.'), 0)
+    expect(effects.map((entry) => [entry.value, entry.effect])).toEqual([
+      ['==2024.6.1', 'none'],
+      ['==2024.5.0', 'set'],
+      ['==2024.6.1', 'replaced'],
+    ])
+  })
+
+  test('tool-call arguments are actions: a command sets its value whatever it says', () => {
+    const message = assistant('', call('c', 'bash', { command: "pip install requests==2.32.3 || echo 'not installed?'" }))
+    expect(findAssignments(message, 0).map((entry) => entry.effect ?? 'set')).toEqual(['set'])
+    expect(findSupersededState([user('use requests==2.31.0'), message]).find((entry) => entry.status === 'current')?.value).toBe('==2.32.3')
+  })
+
+  test('a URL query or a version is not a sentence end', () => {
+    const found: StateAssignment[] = []
+    const text = 'see https://x.test/?a=1 and v2.3 then timeout: 30, ok'
+    scanAssignments(text, 0, text.length, 0, false, found)
+    expect(markEffects(text, 0, text.length, found).map((entry) => entry.effect)).toEqual(['set'])
+  })
+
+  test('effects are found in linear time (reads counted, not timed)', () => {
+    const reads = (size: number) => {
+      const sentence = 'Should I not use requests==2.31.0 instead of requests==2.30.0? Replace k==1.0 -> k==2.0, or '
+      const plain = sentence.repeat(size)
+      const found: StateAssignment[] = []
+      scanAssignments(plain, 0, plain.length, 0, false, found)
+      const view = countingText(plain)
+      markEffects(view as unknown as string, 0, plain.length, found)
+      return { reads: view.reads, length: plain.length }
+    }
+    const small = reads(200)
+    const large = reads(800)
+    expect(large.reads / small.reads).toBeLessThan(4 * 1.2)
+    expect(large.reads).toBeLessThan(4 * large.length)
+  })
+})
+
+/** The plain meaning of a sequence of mentions (written again here, not imported): which value is in force. */
+function valueInForce(mentions: ReadonlyArray<{ value: string; effect: 'set' | 'replaced' | 'none' }>): string | undefined {
+  let current: string | undefined
+  for (const mention of mentions) {
+    if (mention.effect === 'set') current = mention.value
+    if (mention.effect === 'replaced' && mention.value === current) current = undefined
+  }
+  return current
+}
+
+describe('changed decisions (property)', () => {
+  const key = fc.constantFrom('requests', 'numpy', 'left-pad')
+  const version = fc.constantFrom('1.0', '1.1', '2.0', '2.5.1')
+  /** A sentence template and the effects its two mentions have, as a reader of English would say. */
+  const sentence = fc.oneof(
+    fc.record({ form: fc.constant('set'), key, a: version, b: version }),
+    fc.record({ form: fc.constantFrom('question', 'negation', 'instead', 'rather', 'replace', 'switch', 'arrow', 'command'), key, a: version, b: version }),
+  )
+  type Sentence = { form: string; key: string; a: string; b: string }
+  const render = ({ form, key, a, b }: Sentence): { message: Parameters<typeof findSupersededState>[0][number]; mentions: Array<{ value: string; effect: 'set' | 'replaced' | 'none' }> } => {
+    const x = `${key}==${a}`
+    const y = `${key}==${b}`
+    const pair = (first: 'set' | 'replaced' | 'none', second: 'set' | 'replaced' | 'none') => [
+      { value: `==${a}`, effect: first },
+      { value: `==${b}`, effect: second },
+    ]
+    switch (form) {
+      case 'set':
+        return { message: user(`Please use ${x} from now on.`), mentions: [{ value: `==${a}`, effect: 'set' }] }
+      case 'question':
+        return { message: assistant(`Should I use ${x} instead? I will not.`), mentions: [{ value: `==${a}`, effect: 'none' }] }
+      case 'negation':
+        return { message: user(`Do not install ${x}.`), mentions: [{ value: `==${a}`, effect: 'none' }] }
+      case 'instead':
+        return { message: user(`Actually use ${x} instead of ${y}.`), mentions: pair('set', 'replaced') }
+      case 'rather':
+        return { message: user(`Go with \`${x}\` rather than \`${y}\`.`), mentions: pair('set', 'replaced') }
+      case 'replace':
+        return { message: user(`Replace ${x} with ${y}.`), mentions: pair('replaced', 'set') }
+      case 'switch':
+        return { message: assistant(`I will switch from ${x} to ${y} now.`), mentions: pair('replaced', 'set') }
+      case 'arrow':
+        return { message: assistant(`Changed ${x} -> ${y}`), mentions: pair('replaced', 'set') }
+      default:
+        return { message: assistant('', call('c', 'bash', { command: `pip install ${x}` })), mentions: [{ value: `==${a}`, effect: 'set' }] }
+    }
+  }
+
+  test('whatever the sequence, each key has exactly one current value, the last one in force', () => {
+    fc.assert(
+      fc.property(fc.array(sentence, { minLength: 1, maxLength: 12 }), (sentences) => {
+        const rendered = sentences.map(render)
+        const state = findSupersededState(rendered.map((entry) => entry.message))
+        for (const name of ['requests', 'numpy', 'left-pad']) {
+          const mentions = rendered.flatMap((entry, index) => (sentences[index]!.key === name ? entry.mentions : []))
+          const expected = valueInForce(mentions)
+          const distinct = new Set(mentions.map((mention) => mention.value))
+          const ofKey = state.filter((entry) => entry.key === `pin:${name}`)
+          if (expected === undefined || distinct.size < 2) {
+            expect(ofKey).toEqual([])
+            continue
+          }
+          expect(ofKey).toHaveLength(mentions.length)
+          expect([...new Set(ofKey.filter((entry) => entry.status === 'current').map((entry) => entry.value))]).toEqual([expected])
+          for (const entry of ofKey) expect(entry.status).toBe(entry.value === expected ? 'current' : 'superseded')
+        }
+      }),
+      { numRuns: 400, seed: 11 },
+    )
+  })
+
+  test('resolveSupersession: exactly one current value per key, the last one in force, for any effects', () => {
+    const mention = fc.record({ key: fc.constantFrom('a', 'b'), value: fc.constantFrom('1', '2', '3'), effect: fc.constantFrom('set' as const, 'replaced' as const, 'none' as const) })
+    fc.assert(
+      fc.property(fc.array(mention, { maxLength: 15 }), (mentions) => {
+        const assignments: StateAssignment[] = mentions.map((entry, index) => ({ ...entry, kind: 'assignment', text: `${entry.key}=${entry.value}`, message: index, start: 0, end: 3 }))
+        const state = resolveSupersession(assignments)
+        for (const name of ['a', 'b']) {
+          const ofKey = mentions.filter((entry) => entry.key === name)
+          const expected = valueInForce(ofKey)
+          const reported = state.filter((entry) => entry.key === name)
+          if (expected === undefined || new Set(ofKey.map((entry) => entry.value)).size < 2) expect(reported).toEqual([])
+          else expect([...new Set(reported.filter((entry) => entry.status === 'current').map((entry) => entry.value))]).toEqual([expected])
+        }
+      }),
+      { numRuns: 500, seed: 12 },
+    )
   })
 })

@@ -1,8 +1,8 @@
 import type { Message, ToolCallPart } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
-import type { StateValue } from './types.js'
+import type { StateEffect, StateValue } from './types.js'
 
-/** A value set in the segment, before statuses are known. */
+/** A value mentioned in the segment, before statuses are known (`effect` absent means `set`). */
 export type StateAssignment = Omit<StateValue, 'status' | 'supersededBy'>
 
 /** Tool-call string arguments longer than this are payloads (file contents), not decisions. */
@@ -281,6 +281,10 @@ function countLines(text: string): number {
  * Finds the decisions of one message: pins and assignments in user, system and assistant text, earlier summaries,
  * and short tool-call arguments (commands, edits; payloads longer than 1,000 characters or 20 lines are file
  * contents, not decisions). Tool results and reasoning are observations, not decisions, and are skipped.
+ *
+ * Each mention gets its {@link StateEffect}: in text, a question or a negated clause sets nothing (`none`), and the
+ * old value of a change (`X instead of Y`, `X rather than Y`, `replace Y with X`, `switch from Y to X`, `Y -> X`)
+ * is `replaced`; see {@link markEffects}. Tool-call arguments are actions: they always `set`.
  */
 export function findAssignments(message: Message, index: number): StateAssignment[] {
   const out: StateAssignment[] = []
@@ -288,10 +292,120 @@ export function findAssignments(message: Message, index: number): StateAssignmen
   const rendered = renderMessage(message)
   for (const span of rendered.spans) {
     const part = message.parts[span.part]!
-    if (part.type === 'text' || part.type === 'summary') scanAssignments(rendered.text, span.start, span.end, index, false, out)
-    else if (part.type === 'tool-call') scanToolCall(part, rendered.text, span.start, span.end, index, out)
+    if (part.type === 'text' || part.type === 'summary') {
+      const found: StateAssignment[] = []
+      scanAssignments(rendered.text, span.start, span.end, index, false, found)
+      for (const entry of markEffects(rendered.text, span.start, span.end, found)) out.push(entry)
+    } else if (part.type === 'tool-call') scanToolCall(part, rendered.text, span.start, span.end, index, out)
   }
   return out
+}
+
+/** Words that negate the rest of their clause: `don't use X`, `never pin X`, `not X`. */
+const NEGATIONS = new Set(['not', 'no', 'never', 'cannot', 'avoid', 'without', 'nor'])
+/** Words that end the reach of a negation as a clause end would: `I won't guess, but use X`. */
+const CLAUSE_WORDS = new Set(['but', 'so', 'then', 'instead'])
+/** What, read backwards from a value, makes it the old value of a change. */
+const REPLACED_BEFORE = ['instead of', 'rather than', 'in place of', 'replace', 'replacing', 'replaces', 'replaced']
+/** What between two values of one key makes the first the old one: `from Y to X`, `Y -> X`. */
+const ARROWS = new Set(['to', '->', '=>', '→', '-->'])
+/** How far around a value the connecting words are looked for. */
+const CONNECTOR_REACH = 24
+
+function isQuoteLike(code: number): boolean {
+  return code === 32 || code === 9 || code === 34 || code === 39 || code === 96 || code === 42
+}
+
+/**
+ * Marks the effect of each mention found in `text[from, to)` (sorted by offset, as {@link scanAssignments} returns
+ * them), in one pass over the text:
+ *
+ * - `none` when the sentence holding it is a question (ends with `?`) or a negation (`not`, `no`, `never`, `n't`,
+ *   `cannot`, `avoid`, `without`, `nor`) precedes it in its clause (clauses end at `, ; : . ? !`, a line end, or
+ *   `but`/`so`/`then`/`instead`);
+ * - `replaced` when `instead of`, `rather than`, `in place of` or `replace` leads to it, or when the next mention of
+ *   the same key follows it across `to`, `->`, `=>` or `→` alone;
+ * - `set` otherwise.
+ *
+ * Linear: the word walk and the sentence-end pointer only move forward; connectors are read within 24 characters.
+ */
+export function markEffects(text: string, from: number, to: number, entries: readonly StateAssignment[]): StateAssignment[] {
+  const out: StateAssignment[] = []
+  let cursor = from
+  let negated = false
+  let sentenceEnd = from - 1
+  for (let position = 0; position < entries.length; position++) {
+    const entry = entries[position]!
+    // Walk the words between the previous mention and this one, tracking whether the clause is negated.
+    while (cursor < entry.start) {
+      const code = text.charCodeAt(cursor)
+      if (isClauseEnd(text, cursor, to)) {
+        negated = false
+        cursor++
+        continue
+      }
+      if (!isLetter(code)) {
+        cursor++
+        continue
+      }
+      let end = cursor + 1
+      while (end < entry.start && (isLetter(text.charCodeAt(end)) || text.charCodeAt(end) === 39 || text.charCodeAt(end) === 0x2019 || text.charCodeAt(end) === 45)) end++
+      const word = end - cursor <= 12 ? text.slice(cursor, end).toLowerCase() : ''
+      if (CLAUSE_WORDS.has(word)) negated = false
+      else if (NEGATIONS.has(word) || word.endsWith("n't") || word.endsWith('n\u2019t')) negated = true
+      cursor = end
+    }
+    cursor = Math.max(cursor, entry.end)
+    if (sentenceEnd < entry.end) sentenceEnd = findSentenceEnd(text, entry.end, to)
+    const question = sentenceEnd < to && text.charCodeAt(sentenceEnd) === 63
+    let effect: StateEffect = 'set'
+    if (question || negated) effect = 'none'
+    else if (replacedBefore(text, from, entry.start) || arrowToSameKey(text, entry, entries[position + 1])) effect = 'replaced'
+    out.push({ ...entry, effect })
+  }
+  return out
+}
+
+/** Whether `text[at]` ends a clause: `, ; :`, a line end, or `. ? !` ending a sentence. */
+function isClauseEnd(text: string, at: number, to: number): boolean {
+  const code = text.charCodeAt(at)
+  if (code === 44 || code === 59 || code === 58 || code === 10 || code === 40 || code === 41) return true
+  return (code === 46 || code === 63 || code === 33) && endsSentence(text, at, to)
+}
+
+/** `. ? !` end a sentence when followed by the end, whitespace, a quote or a closing bracket (not `?q=` or `2.3`). */
+function endsSentence(text: string, at: number, to: number): boolean {
+  if (at + 1 >= to) return true
+  const next = text.charCodeAt(at + 1)
+  return next <= 32 || next === 34 || next === 39 || next === 96 || next === 41 || next === 93 || next === 42 || next === 95
+}
+
+/** The index of the `. ? !` or line end that closes the sentence containing `at`, or `to`. */
+function findSentenceEnd(text: string, at: number, to: number): number {
+  for (let index = at; index < to; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 10) return index
+    if ((code === 46 || code === 63 || code === 33) && endsSentence(text, index, to)) return index
+  }
+  return to
+}
+
+/** Whether the words right before `start` (quotes and spaces skipped) are `instead of`, `rather than`, `replace`… */
+function replacedBefore(text: string, from: number, start: number): boolean {
+  let end = start
+  while (end > from && isQuoteLike(text.charCodeAt(end - 1))) end--
+  const window = text.slice(Math.max(from, end - CONNECTOR_REACH), end).toLowerCase()
+  return REPLACED_BEFORE.some((phrase) => window.endsWith(phrase) && !isLetter(window.charCodeAt(window.length - phrase.length - 1)))
+}
+
+/** Whether the next mention is of the same key and only `to`, `->`, `=>` or `→` lies between them. */
+function arrowToSameKey(text: string, entry: StateAssignment, next: StateAssignment | undefined): boolean {
+  if (!next || next.key !== entry.key || next.start - entry.end > CONNECTOR_REACH) return false
+  let start = entry.end
+  let end = next.start
+  while (start < end && isQuoteLike(text.charCodeAt(start))) start++
+  while (end > start && isQuoteLike(text.charCodeAt(end - 1))) end--
+  return ARROWS.has(text.slice(start, end).toLowerCase())
 }
 
 function scanToolCall(part: ToolCallPart, text: string, start: number, end: number, index: number, out: StateAssignment[]): void {
@@ -312,22 +426,30 @@ function scanToolCall(part: ToolCallPart, text: string, start: number, end: numb
 }
 
 /**
- * Marks each key's values: the segment's last value is `current`, any different earlier value `superseded` by it.
- * Keys set to a single value are dropped (nothing was superseded). Input order: message, then offset.
+ * Marks each key's values: exactly one value per key is `current`, the last one in force; every mention of another
+ * value is `superseded` by it. Mentions are applied in order (message, then offset): `set` puts its value in force,
+ * `replaced` takes its value out of force if it is the one in force, `none` changes nothing.
+ *
+ * A key is reported when some value is in force at the end and at least two different values were mentioned;
+ * every mention of the value in force is `current` (a value set, changed and set back is current again: status
+ * belongs to the value, so a summary can mark each text once). Keys set to one value only, or left with no value
+ * in force, are dropped.
  */
 export function resolveSupersession(assignments: readonly StateAssignment[]): StateValue[] {
-  const latest = new Map<string, StateAssignment>()
+  const inForce = new Map<string, StateAssignment | undefined>()
   const values = new Map<string, Set<string>>()
   for (const entry of assignments) {
-    latest.set(entry.key, entry)
     let set = values.get(entry.key)
     if (!set) values.set(entry.key, (set = new Set()))
     set.add(entry.value)
+    const effect = entry.effect ?? 'set'
+    if (effect === 'set') inForce.set(entry.key, entry)
+    else if (effect === 'replaced' && inForce.get(entry.key)?.value === entry.value) inForce.set(entry.key, undefined)
   }
   const out: StateValue[] = []
   for (const entry of assignments) {
-    if ((values.get(entry.key)?.size ?? 0) < 2) continue
-    const current = latest.get(entry.key)!
+    const current = inForce.get(entry.key)
+    if (!current || (values.get(entry.key)?.size ?? 0) < 2) continue
     if (entry.value === current.value) out.push({ ...entry, status: 'current' })
     else out.push({ ...entry, status: 'superseded', supersededBy: { message: current.message, value: current.value } })
   }
@@ -335,8 +457,8 @@ export function resolveSupersession(assignments: readonly StateAssignment[]): St
 }
 
 /**
- * Finds the segment's changed decisions: every value of each key the segment set to two or more different values,
- * the latest marked current. `offset` is the transcript index of `messages[0]`.
+ * Finds the segment's changed decisions: every mention of each key the segment mentioned with two or more different
+ * values, the value in force at the end marked current. `offset` is the transcript index of `messages[0]`.
  */
 export function findSupersededState(messages: readonly Message[], offset = 0): StateValue[] {
   const all: StateAssignment[] = []

@@ -69,7 +69,16 @@ export interface StateValue {
   readonly status: 'current' | 'superseded'
   /** For a superseded value: where the current value was set, and what it is. */
   readonly supersededBy?: { readonly message: number; readonly value: string }
+  /**
+   * What this mention does to the key: `set` makes the value current; `replaced` (the `Y` of `X instead of Y`,
+   * `replace Y with X`, `switch from Y to X`, `Y -> X`) takes it out of force; `none` (a question, a negated clause)
+   * changes nothing. Absent means `set`.
+   */
+  readonly effect?: StateEffect
 }
+
+/** What a mention of a value does to its key (see {@link StateValue.effect}). */
+export type StateEffect = 'set' | 'replaced' | 'none'
 
 /** A floor as the record states it: irreducible tokens plus the coherence margin. */
 export interface FloorSummary {
@@ -236,8 +245,9 @@ export interface PlanOptions {
    */
   readonly linkers?: readonly UnitLinkerV1[]
   /**
-   * Keep a changed value and its change in one summary: a `superseded-decision` unit from the last message holding
-   * the old value through the first holding the new one. Off, changed values are only marked.
+   * Keep a changed value and its change in one summary: a `superseded-decision` unit from the last message setting
+   * the old value through the next setting a new one (mentions whose `effect` is not `set` link nothing). Off,
+   * changed values are only marked.
    * @default true
    */
   readonly linkSuperseded?: boolean
