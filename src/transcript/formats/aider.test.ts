@@ -5,11 +5,15 @@ import { sourceFromString } from '../source.js'
 import { aiderFormat, detectAider } from './aider.js'
 
 const text = readFileSync(new URL('./__fixtures__/aider/chat-history.md', import.meta.url), 'utf8')
+const multiLine = readFileSync(new URL('./__fixtures__/aider/multi-line-output.md', import.meta.url), 'utf8')
 const read = (name: string, input = text) => aiderFormat.read(sourceFromString(name, input))
 
 testTranscriptFormat({
   format: aiderFormat,
-  fixtures: [{ name: 'chat-history.md', text, expect: { messages: 12, toolCalls: 1, toolResults: 1, unpaired: 0 } }],
+  fixtures: [
+    { name: 'chat-history.md', text, expect: { messages: 12, toolCalls: 1, toolResults: 1, unpaired: 0 } },
+    { name: 'multi-line-output.md', text: multiLine, expect: { messages: 10, toolCalls: 2, toolResults: 2, unpaired: 0 } },
+  ],
 })
 
 describe('aider mapping', () => {
@@ -65,6 +69,48 @@ describe('aider mapping', () => {
       ['system', [{ type: 'text', text: 'Tokens: 1k sent, 2 received.' }]],
       ['user', [{ type: 'text', text: 'again' }]],
     ])
+  })
+
+  it('reads aider’s multi-line output (only its first line has `> `) as aider’s, never as the model’s', async () => {
+    // Issue 11: aider prefixes only the first line of a multi-line output (a --show-repo-map dump, /tokens, a
+    // multi-line shell command) and puts the hard break on its last; the rest was read as assistant prose.
+    const transcript = await read('multi-line-output.md', multiLine)
+    expect(transcript.messages.map((message) => [message.role, message.parts.map((part) => part.type), message.provenance])).toEqual([
+      ['system', ['text'], { line: 4, endLine: 25 }],
+      ['user', ['text'], { line: 27 }],
+      ['assistant', ['text'], { line: 29, endLine: 37 }],
+      ['system', ['text'], { line: 39, endLine: 41 }],
+      ['assistant', ['tool-call'], { line: 42, endLine: 43 }],
+      ['tool', ['tool-result'], { line: 44, endLine: 47 }],
+      ['assistant', ['tool-call'], { line: 48, endLine: 49 }],
+      ['tool', ['tool-result'], { line: 50 }],
+      ['user', ['text'], { line: 52 }],
+      ['system', ['text'], { line: 53, endLine: 59 }],
+    ])
+    const lines = multiLine.split('\n')
+    const repoMap = (transcript.messages[0]!.parts[0] as { text: string }).text
+    // The dump's inner lines are kept as written (blank lines too); its last loses only the hard break.
+    expect(repoMap.endsWith(`${lines.slice(9, 24).join('\n')}\n${lines[24]!.slice(0, -2)}`)).toBe(true)
+    expect(repoMap.startsWith('/home/ada/.local/bin/aider')).toBe(true)
+    // A model's Markdown quote stays the model's: no hard-broken plain line closes it before aider speaks again.
+    expect((transcript.messages[2]!.parts[0] as { text: string }).text.startsWith('> Jobs are dropped only when')).toBe(true)
+    // A padded multi-line shell command: one space after its first line (a block), or more (a continued line).
+    expect(transcript.messages[4]!.parts[0]).toMatchObject({ arguments: { command: 'npm run build:wa\nnpm test -- queue' } })
+    expect(transcript.messages[6]!.parts[0]).toMatchObject({ arguments: { command: 'npm ci\nnpm test -- queue' } })
+    expect((transcript.messages[9]!.parts[0] as { text: string }).text).toBe(lines.slice(52, 59).join('\n').slice(2, -2))
+    for (const message of transcript.messages.filter((entry) => entry.role === 'assistant')) {
+      for (const part of message.parts) expect(JSON.stringify(part)).not.toMatch(/│|tokens total|Here are summaries/)
+    }
+  })
+
+  it('reads a `> ` line whose block never closes (end of file, user line) as the model’s quote', async () => {
+    const open = '#### hi  \n\n> quoted\nmore text\n'
+    expect((await read('open.md', open)).messages.map((message) => [message.role, message.parts])).toEqual([
+      ['user', [{ type: 'text', text: 'hi' }]],
+      ['assistant', [{ type: 'text', text: '> quoted\nmore text' }]],
+    ])
+    const beforeUser = '#### hi  \n\n> quoted\n\n#### next  \n'
+    expect((await read('user.md', beforeUser)).messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user'])
   })
 
   it('claims aider histories only', () => {

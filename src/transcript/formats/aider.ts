@@ -6,15 +6,21 @@
  * - `# aider chat started at …` starts a session (kept in `envelope.sessions`, not a message).
  * - `#### text  ` is user input; consecutive ones are one user message (blank input lines are `####   `).
  * - `> text  ` is aider's own output (CLI echo, `Tokens:` lines, `Applied edit`, `Commit`, errors, prompts with
- *   answers). A run of them (blank lines between allowed) is one `system` message — except shell commands:
+ *   answers). aider writes a multi-line output (a `--show-repo-map` dump, `/ls`, `/tokens`, a multi-line shell
+ *   command) with `> ` on its first line only and the hard break on its last only: a `>` line without the break
+ *   opens such a block, which runs to the first later line that ends with the break and is not itself an aider
+ *   or user line; if an aider, user or session line, a thinking block or the end of the file comes first, the
+ *   `>` line was a model's Markdown quote after all. Lines right after an aider line (no blank between) that are
+ *   not aider, user or session lines continue it too (a padded multi-line shell command). A run of aider output
+ *   (blank lines between allowed) is one `system` message: it is aider talking, never the model — except shell commands:
  *   the lines just before `> Run shell command(s)? … : ANSWER` are the command(s) the model proposed; they become
  *   an assistant tool call (id `aider-shell-LINE`, name `shell`, arguments `{command}`), and the prompt with the
  *   `>` lines after it (`Running …`, `Add command output to the chat?`, `Added N lines…`) its tool result.
  *   aider does not copy command output into this file, so the result holds only what it printed about it.
  * - `<thinking-content-…>` … `</thinking-content-…>` is model reasoning (a reasoning part).
  * - Every other line is assistant text (leading and trailing blank lines of a reply dropped).
- * The prefixes and the trailing two spaces are stripped from the text. A `>` line without the two spaces is model
- * text (a Markdown quote); multi-line aider output, whose continuation lines carry no `>`, reads as assistant text.
+ * The prefixes and the trailing two spaces are stripped from the text (inner lines of a multi-line output are kept
+ * as written).
  */
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part } from '../../spec/transcript.js'
@@ -48,6 +54,23 @@ function isAiderLine(text: string): boolean {
   return text.startsWith('>') && (text.endsWith('  ') || text.trim() === '>')
 }
 
+/** The first line of a multi-line aider output: `> ` and text, without the hard break (aider strips the text). */
+function opensAiderBlock(text: string): boolean {
+  return text.startsWith('> ') && text.length > 2 && text.charCodeAt(2) !== 32 && !text.endsWith('  ')
+}
+
+/** A line aider writes with a prefix of its own (or a thinking tag): never the inside of a multi-line output. */
+function isStructural(text: string): boolean {
+  if (text.startsWith('>') || isUserLine(text) || text.startsWith(SESSION_PREFIX)) return true
+  const trimmed = text.trimStart()
+  return trimmed.startsWith(THINKING_OPEN)
+}
+
+/** The last line of a multi-line aider output: non-blank, ending with the hard break, no prefix of its own. */
+function closesAiderBlock(text: string): boolean {
+  return text.endsWith('  ') && text.trim() !== '' && !isStructural(text)
+}
+
 function stripPrefix(text: string, prefix: number): string {
   let body = text.slice(prefix)
   if (body.startsWith(' ')) body = body.slice(1)
@@ -60,6 +83,11 @@ interface BlockLine {
   readonly raw: string
 }
 
+interface SourceLine {
+  readonly line: number
+  readonly text: string
+}
+
 async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
   const group = new MessageGroup(context.keepSource)
   const sessions: Array<{ line: number; startedAt: string }> = []
@@ -69,6 +97,10 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
   let block: BlockLine[] = []
   let previousUser = false
   let userRun = 0
+  /** The previous line was aider output: a plain line right after it continues it. */
+  let afterAider = false
+  /** Lines of a possible multi-line aider output, from its `> ` line, until its last line tells. */
+  let pending: SourceLine[] | undefined
 
   const sealAssistantText = (): void => {
     let start = 0
@@ -79,44 +111,60 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
     assistantLines = []
   }
 
-  for await (const { line, text } of context.source.lines()) {
+  /** Adds one line of aider output to the open run. */
+  function* addAiderLine(entry: BlockLine): Generator<Message> {
+    sealAssistantText()
+    const closed = block.length === 0 ? group.flush() : undefined
+    if (closed) yield closed
+    block.push(entry)
+    if (block.length >= MAX_BLOCK_LINES) {
+      yield* emitBlock(block, group, false)
+      block = []
+    }
+    afterAider = true
+    previousUser = false
+  }
+
+  /** Reads one line; `mayOpen` is false when a `> ` line is replayed as model text after its block did not close. */
+  function* handle({ line, text }: SourceLine, mayOpen: boolean): Generator<Message> {
     if (thinking !== undefined) {
       if (text.trim() === thinking.close) {
         const closed = group.add('assistant', 'assistant', [{ type: 'reasoning', text: trimBlank(thinking.lines).join('\n') }], line, text)
         if (closed) yield closed
         thinking = undefined
-        continue
+        return
       }
       // A reply interrupted mid-thought (^C) never closes its block: aider's next own line ends it.
       if (!isUserLine(text) && !isAiderLine(text) && !text.startsWith(SESSION_PREFIX)) {
         thinking.lines.push(text)
-        continue
+        return
       }
       group.add('assistant', 'assistant', [{ type: 'reasoning', text: trimBlank(thinking.lines).join('\n') }], line - 1, undefined)
       thinking = undefined
     }
-    const aider = isAiderLine(text)
+    if (isAiderLine(text)) {
+      yield* addAiderLine({ line, text: stripPrefix(text, 1), raw: text })
+      return
+    }
+    if (mayOpen && opensAiderBlock(text)) {
+      pending = [{ line, text }]
+      return
+    }
     const blank = text.trim() === ''
-    if (block.length > 0 && !aider && !blank) {
+    if (afterAider && !blank && !isStructural(text)) {
+      // No blank line between: aider wrote it with the line before (model text and user input start after one).
+      yield* addAiderLine({ line, text: text.endsWith('  ') ? text.slice(0, -2) : text, raw: text })
+      return
+    }
+    afterAider = false
+    if (block.length > 0 && !blank) {
       yield* emitBlock(block, group)
       block = []
-    }
-    if (aider) {
-      sealAssistantText()
-      const closed = block.length === 0 ? group.flush() : undefined
-      if (closed) yield closed
-      block.push({ line, text: stripPrefix(text, 1), raw: text })
-      if (block.length >= MAX_BLOCK_LINES) {
-        yield* emitBlock(block, group, false)
-        block = []
-      }
-      previousUser = false
-      continue
     }
     if (blank) {
       if (group.currentKey === 'assistant' || assistantLines.length > 0) assistantLines.push(text)
       previousUser = false
-      continue
+      return
     }
     if (text.startsWith(SESSION_PREFIX)) {
       sealAssistantText()
@@ -124,7 +172,7 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
       if (closed) yield closed
       sessions.push({ line, startedAt: text.slice(SESSION_PREFIX.length).trim() })
       previousUser = false
-      continue
+      return
     }
     if (isUserLine(text)) {
       sealAssistantText()
@@ -133,7 +181,7 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
       if (closed) yield closed
       group.appendLine(stripPrefix(text, 4))
       previousUser = true
-      continue
+      return
     }
     previousUser = false
     const trimmed = text.trim()
@@ -142,7 +190,7 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
       const closed = group.add('assistant', 'assistant', [], line, text)
       if (closed) yield closed
       thinking = { close: `</${trimmed.slice(1)}`, lines: [] }
-      continue
+      return
     }
     if (assistantLines.length === 0) {
       assistantStart = line
@@ -156,6 +204,32 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
     const closed = group.add('assistant', 'assistant', [], line, text)
     if (closed) yield closed
   }
+
+  /** A `> ` line whose block never closed was a model's Markdown quote: its lines are read again as model text. */
+  function* replay(lines: readonly SourceLine[]): Generator<Message> {
+    pending = undefined
+    for (let index = 0; index < lines.length; index++) yield* handle(lines[index]!, index > 0)
+  }
+
+  for await (const entry of context.source.lines()) {
+    if (pending !== undefined) {
+      if (closesAiderBlock(entry.text)) {
+        const [first, ...rest] = pending
+        pending = undefined
+        yield* addAiderLine({ line: first!.line, text: stripPrefix(first!.text, 1), raw: first!.text })
+        for (const inner of rest) yield* addAiderLine({ line: inner.line, text: inner.text, raw: inner.text })
+        yield* addAiderLine({ line: entry.line, text: entry.text.slice(0, -2), raw: entry.text })
+        continue
+      }
+      if (!isStructural(entry.text) && pending.length < MAX_BLOCK_LINES) {
+        pending.push({ line: entry.line, text: entry.text })
+        continue
+      }
+      yield* replay(pending)
+    }
+    yield* handle({ line: entry.line, text: entry.text }, true)
+  }
+  if (pending !== undefined) yield* replay(pending)
   if (thinking !== undefined) {
     // An unclosed thinking block (a log cut mid-reply) is still reasoning.
     group.add('assistant', 'assistant', [{ type: 'reasoning', text: trimBlank(thinking.lines).join('\n') }], assistantStart, undefined)
