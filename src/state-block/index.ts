@@ -7,8 +7,8 @@
  * ## constraints
  * - [user #3] Validate every upload path against ^[a-z0-9/_-]+$
  * ## decisions and pins
- * - [superseded; fsspec; user #8] fsspec==2024.6.1
- * - [current; fsspec; user #12] fsspec>=2023.1,<2024.3
+ * - [superseded; pin:fsspec; user #8] fsspec==2024.6.1
+ * - [current; pin:fsspec; user #12] fsspec>=2023.1,<2024.3
  * ## errors
  * - [tool #14; Bash: pytest -x] OSError: [Errno 28] No space left on device
  * -3 [call #20; Bash] ssh host << 'EOF'
@@ -155,19 +155,13 @@ function field(text: string, width = KEY_WIDTH): string {
   return clean.length > width ? `${clean.slice(0, width - 1)}…` : clean
 }
 
-/** The key as a line shows it: without a `kind:` prefix of our own (`pin:fsspec` → `fsspec`). */
-function keyLabel(key: string): string {
-  const colon = key.indexOf(':')
-  return field(colon > 0 && colon < 12 && /^[a-z-]+$/.test(key.slice(0, colon)) ? key.slice(colon + 1) : key)
-}
-
 /** The context fields of one line. */
 function contextOf(item: StateItem, origin: ItemOrigin | undefined, detail: StateDetail): string[] {
   const fields: string[] = []
   const chained = item.key !== undefined
   if (chained || item.status === 'superseded') fields.push(item.status)
   if (detail === 'minimal') return fields
-  if (chained) fields.push(keyLabel(item.key!))
+  if (chained) fields.push(field(item.key!))
   if (origin) {
     fields.push(detail === 'full' ? `${origin.speaker} #${origin.message}` : origin.speaker)
     if (detail === 'full' && origin.tool) fields.push(field(origin.command ? `${origin.tool}: ${origin.command}` : origin.tool, 64))
@@ -255,6 +249,8 @@ export interface StateBlockEntry {
   readonly status: 'current' | 'superseded'
   /** The bracketed context, without brackets (empty for bare and packed items). */
   readonly context: string
+  /** Offset of the item's text in the summary (`summary.slice(start, start + text.length) === text`). */
+  readonly start: number
 }
 
 /** Where a state block sits in a summary and what it holds. */
@@ -328,14 +324,18 @@ export function parseStateBlock(summary: string): ParsedStateBlock | undefined {
     }
     if (section === undefined) return undefined
     if (line.startsWith('* ')) {
-      for (const text of line.slice(2).split(' ')) if (text !== '') entries.push({ section, text, status: 'current', context: '' })
+      let at = lineStart + 2
+      for (const text of line.slice(2).split(' ')) {
+        if (text !== '') entries.push({ section, text, status: 'current', context: '', start: at })
+        at += text.length + 1
+      }
       continue
     }
     const prefix = itemPrefix(line)
     if (!prefix) {
       // A bare line: a current item (version 1: `(superseded) TEXT` marks a stale one).
       const stale = version === 1 && line.startsWith(SUPERSEDED_MARK_V1)
-      entries.push({ section, text: stale ? line.slice(SUPERSEDED_MARK_V1.length) : line, status: stale ? 'superseded' : 'current', context: '' })
+      entries.push({ section, text: stale ? line.slice(SUPERSEDED_MARK_V1.length) : line, status: stale ? 'superseded' : 'current', context: '', start: lineStart + (stale ? SUPERSEDED_MARK_V1.length : 0) })
       continue
     }
     if (!(prefix.lines >= 1)) return undefined
@@ -354,14 +354,37 @@ export function parseStateBlock(summary: string): ParsedStateBlock | undefined {
       status = 'superseded'
       rest = rest.slice(SUPERSEDED_MARK_V1.length)
     }
+    const textStart = lineStart + line.length - rest.length
     let text = rest
     for (let extra = 1; extra < prefix.lines; extra++) {
       const next = readLine()
       if (next === undefined) return undefined
       text += `\n${next}`
     }
-    entries.push({ section, text, status, context })
+    entries.push({ section, text, status, context, start: textStart })
   }
+}
+
+/** The item kind an entry of each section is read back as (a version 1 block's headings are kinds already). */
+const SECTION_KINDS: Readonly<Record<StateSection, ItemKind>> = {
+  constraints: 'constraint',
+  'decisions and pins': 'version',
+  errors: 'error',
+  'tool calls': 'tool-argument',
+  literals: 'quoted',
+  'paths and urls': 'path',
+  'identifiers and values': 'identifier',
+}
+
+/** Kind of an entry read back from a block: by its section (version 2) or its heading (version 1). */
+export function entryKind(entry: Pick<StateBlockEntry, 'section'>): ItemKind {
+  return (SECTION_KINDS as Record<string, ItemKind>)[entry.section] ?? (entry.section as ItemKind)
+}
+
+/** The key of an entry's decision chain, from its context (`current; pin:fsspec; …` → `pin:fsspec`), when it has one. */
+export function entryKey(entry: Pick<StateBlockEntry, 'context'>): string | undefined {
+  const fields = entry.context.split(';').map((value) => value.trim())
+  return (fields[0] === 'current' || fields[0] === 'superseded') && fields.length > 1 && !/^(?:user|system|assistant|call|tool|summary)(?: #\d+)?$/.test(fields[1]!) ? fields[1] : undefined
 }
 
 /**

@@ -26,8 +26,8 @@ describe('state block v2', () => {
         '## constraints',
         '- [] Never write outside src/.',
         '## decisions and pins',
-        '- [superseded; fsspec] fsspec==2024.6.1',
-        '- [current; fsspec] fsspec>=2023.1,<2024.3',
+        '- [superseded; pin:fsspec] fsspec==2024.6.1',
+        '- [current; pin:fsspec] fsspec>=2023.1,<2024.3',
         '## errors',
         '-2 [] E1\nE2',
         '- [] ENOENT: no such file',
@@ -73,6 +73,7 @@ describe('state block v2', () => {
         expect(block).toBeDefined()
         expect(block!.start).toBe(0)
         const parsed = block!.entries.map((entry) => `${entry.status}|${entry.text}`).sort()
+        for (const entry of block!.entries) expect(summary.slice(entry.start, entry.start + entry.text.length)).toBe(entry.text)
         expect(parsed).toEqual(items.map((i) => `${i.status}|${i.text}`).sort())
       }),
       { numRuns: 300 },
@@ -115,5 +116,18 @@ describe('state block v2', () => {
     const summary = `${renderStateBlock({ items: [item('path', 'a/b'), item('number', '7', 'superseded')] })}\nrest`
     expect(stripStateMarkup(summary)).toBe('a/b\n7\nrest')
     expect(stripStateMarkup('no block')).toBe('no block')
+  })
+})
+
+describe('reading entries back', () => {
+  it('gives each entry its kind by section and the key of its chain', async () => {
+    const { entryKey, entryKind } = await import('./index.js')
+    const block = parseStateBlock(renderStateBlock({ items: [item('version', 'a==1', 'superseded', 'pin:a'), item('version', 'a==2', 'current', 'pin:a'), item('error', 'boom'), item('constraint', 'Only ASCII.')] }))!
+    expect(block.entries.map((entry) => [entryKind(entry), entryKey(entry) ?? null, entry.text])).toEqual([
+      ['constraint', null, 'Only ASCII.'],
+      ['version', 'pin:a', 'a==1'],
+      ['version', 'pin:a', 'a==2'],
+      ['error', null, 'boom'],
+    ])
   })
 })
