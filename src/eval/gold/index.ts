@@ -1,14 +1,57 @@
 /**
  * Gold extractor: the state an agent resuming after a compaction needs, found with its own simple patterns.
  *
- * Independent of `src/estimate/` (and plan/summarize/verify/compact) on purpose: it is the measuring stick the
- * estimator is judged against, so it must not share its bugs. Slow and plain is fine; every pattern runs on one
- * line (or one word) at a time and has no nested quantifiers.
+ * It is the measuring stick `full` (src/estimate/) is judged against, so it shares no code with it: nothing here
+ * imports estimate/, plan/, summarize/, verify/ or compact/ (`independence.test.ts` checks). It may be slow; every
+ * pattern reads one line (or one token) at a time and is linear in it.
  *
- * (First version; the detailed rules are documented below as they settle.)
+ * What a message yields, part by part (reasoning parts yield nothing):
+ * - **text** of a user, assistant or system message (source = role), a tool message's text and a **tool result**
+ *   (`tool-result`), an earlier compactor's **summary** (`summary`): the line and word finders below.
+ * - **tool call** (`tool-call`), read from the decoded arguments: a `command`/`cmd` string whole (heredoc bodies
+ *   included; an argv array `["bash","-lc",X]` is X; not a bare word such as `submit`; an editor action such as
+ *   swe-agent's `edit 1:1\n…` only has its body scanned); `file_path`/`path`/… whole as a path, `url` as a URL,
+ *   `pattern` as a command, `*_id`/`*Id`/`file_key`/`name`/`repo`/`model`/… as an id; every other string argument
+ *   (Write content, Edit strings, prompts) is scanned for words (no errors, no constraints). Numbers and booleans are
+ *   not items.
+ *
+ * Finders:
+ * - **error** (not from tool calls): a whole line starting with an exception name (`XError: msg`, `E   XError` in
+ *   pytest), `Error:`/`error[E…]:`/`fatal:`/`panic:`, `FAILED `/`ERROR `/`npm ERR!`; in output, pasted logs and system
+ *   text also `path:line: error:`/lint codes, `Web fetch error: …` (a short prefix ending in error/failed), a line with
+ *   an error phrase after a colon (`git@github.com: Permission denied (publickey).`), an HTTP 4xx/5xx line with an error
+ *   word, the value of a JSON `"error"`/`"detail"` (and `"message"` in a failing result or with an error word; the
+ *   whole value, never `status": "error`), `Exit code N` with the line after it. The detail line after a first line is
+ *   kept with it (indented, `hint:`/`note:`/`-->`, or after a first line ending in `:`). A flagged result with none of
+ *   these yields its first line (`<tool_use_error>` tags dropped). Grep matches (`path:12:`), numbered file views and
+ *   diff lines are never errors in themselves. In the assistant's prose and summaries only line-start exceptions,
+ *   `Error:`/`fatal:` lines and such errors quoted in inline code count.
+ * - **constraint**: a user or system sentence (outside code fences, `<system-reminder>` and command banners, code-like
+ *   lines) with a cue word (must, never, always, only, don't, at most, exactly, required, make sure, ensure, should,
+ *   avoid, cannot… and a few Russian ones), whole, a leading bullet left out; questions only with a strong cue.
+ * - **command** in prose: lines of a shell-fenced block, `$ cmd` lines, inline code starting with a known program and
+ *   having arguments.
+ * - **url**: `scheme://…` and `user@host:path`, trailing punctuation and unbalanced brackets dropped.
+ * - **path**: absolute (two segments, or one known root such as `/tmp`), `~/`, `./`, `../`, or relative with a slash
+ *   and an extension on the last segment or a known/dot directory (`src/eval`, `.gemini/skills`). Not prose slashes
+ *   (`and/or`, `daemon/service`, `19k/200k`, `text/html`, `plan.md/CLAUDE.md`).
+ * - **version**: `pkg==1.2.3`, `pkg>=0.40.0,<1` (a bare comparison such as `>200` is not), `pkg@1.2`, `"pkg": "^1.2"`,
+ *   `pkg = "^1.2"`, a known program and a dotted number (`node 20.11`, `OpenWrt 23.05-SNAPSHOT`), `image:tag`.
+ * - **setting** (not from tool results, whose numbers the program printed and prints again): `--flag=v`, `--flag v`
+ *   (v a number, path, quoted string, or a word after a flag that takes one), `key=n`, `ENV_NAME=v`, `key: n` (not a
+ *   Capitalized prose word), a number with a unit (`275 Hz`, `512 MB`), hex colours (`#54BD95`).
+ * - **id**: UUIDs, git hashes (7–64 hex with a digit and a letter), vendor ids (`toolu_…`, `pod-…`), random-looking
+ *   tokens (12+ alternating letters and digits: pod ids, file keys), arXiv ids (`arXiv:2403.12345`; bare only on a
+ *   line naming arXiv), DOIs, IPv4 with or without a port, `host.tld:port`, `node 153:184`-style ids after
+ *   node/page/frame/layer/component. Not inside a path or URL (which is the item).
+ *
+ * Tool output: gold reports its errors, paths, URLs, versions and ids with source `tool-result`; whether an item the
+ * agent can fetch again by re-running the command (the hashes `git log` lists) must survive is the harness's call.
+ * There is no length cap: a 100 kB path or line is still one item.
  */
 import type { Message } from '../../spec/transcript.js'
-import { scanText } from './_scan.js'
+import { scanText } from './_text.js'
+import { toolCallItems } from './_tool-call.js'
 
 /** What kind of state a gold item is. */
 export type GoldKind = 'path' | 'error' | 'version' | 'setting' | 'command' | 'url' | 'id' | 'constraint'
@@ -16,7 +59,7 @@ export type GoldKind = 'path' | 'error' | 'version' | 'setting' | 'command' | 'u
 /** Where in a message an item was found. */
 export type GoldSource = 'system' | 'user' | 'assistant' | 'tool-call' | 'tool-result' | 'summary'
 
-/** One gold item: its kind, its exact text, the transcript index of its message and where in the message it was. */
+/** One gold item: its kind, its exact text, the transcript index of its message and the kind of part it came from. */
 export interface GoldItem {
   readonly kind: GoldKind
   readonly text: string
@@ -29,26 +72,27 @@ export function goldItems(messages: readonly Message[], offset = 0): GoldItem[] 
   const items: GoldItem[] = []
   messages.forEach((message, i) => {
     const seen = new Set<string>()
-    const index = offset + i
     const add = (found: ReadonlyArray<{ kind: GoldKind; text: string }>, source: GoldSource) => {
       for (const item of found) {
         if (seen.has(item.text)) continue
         seen.add(item.text)
-        items.push({ kind: item.kind, text: item.text, message: index, source })
+        items.push({ kind: item.kind, text: item.text, message: offset + i, source })
       }
     }
     for (const part of message.parts) {
       switch (part.type) {
         case 'reasoning':
           break
-        case 'text':
-          add(goldItemsOfText(part.text, textSource(message.role)), textSource(message.role))
+        case 'text': {
+          const source = textSource(message.role)
+          add(scanText(part.text, source), source)
           break
+        }
         case 'summary':
-          add(goldItemsOfText(part.text, 'summary'), 'summary')
+          add(scanText(part.text, 'summary'), 'summary')
           break
         case 'tool-result':
-          add(goldItemsOfText(part.content, 'tool-result'), 'tool-result')
+          add(scanText(part.content, 'tool-result', { flagged: part.isError }), 'tool-result')
           break
         case 'tool-call':
           add(toolCallItems(part.name, part.arguments), 'tool-call')
@@ -59,25 +103,16 @@ export function goldItems(messages: readonly Message[], offset = 0): GoldItem[] 
   return items
 }
 
-/** Gold items of one text as a given source (for tests and the labeller). */
+/** Gold items of one text as a given source (for tests and the labeller), distinct texts in order of appearance. */
 export function goldItemsOfText(text: string, source: GoldSource): Array<{ kind: GoldKind; text: string }> {
-  return scanText(text, source)
-}
-
-const textSource = (role: Message['role']): GoldSource =>
-  role === 'system' ? 'system' : role === 'user' ? 'user' : role === 'assistant' ? 'assistant' : 'tool-result'
-
-/** Items of one tool call: its shell command whole, then the items of its other string arguments. */
-function toolCallItems(name: string, args: unknown): Array<{ kind: GoldKind; text: string }> {
-  const found: Array<{ kind: GoldKind; text: string }> = []
-  const visit = (value: unknown, key: string) => {
-    if (typeof value === 'string') {
-      if (value.trim() === '') return
-      if (key === 'command' || key === 'cmd') found.push({ kind: 'command', text: value.trim() })
-      found.push(...scanText(value, 'tool-call'))
-    } else if (Array.isArray(value)) for (const element of value) visit(element, key)
-    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, k)
+  const seen = new Set<string>()
+  const items: Array<{ kind: GoldKind; text: string }> = []
+  for (const item of scanText(text, source)) {
+    if (seen.has(item.text)) continue
+    seen.add(item.text)
+    items.push({ kind: item.kind, text: item.text })
   }
-  visit(args, name)
-  return found
+  return items
 }
+
+const textSource = (role: Message['role']): GoldSource => (role === 'tool' ? 'tool-result' : role)
