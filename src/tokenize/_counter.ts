@@ -6,21 +6,21 @@ import { hashBytes, rankOfBytes, type RankTable } from './_rank-table.js'
 import { ASCII_PIECE_END, createPieceFinder, type SplitEncoding, unitsIn } from './_split.js'
 
 /**
- * Pre-tokenized pieces longer than this are counted in {@link PIECE_CHUNK}-unit chunks. Natural text never has them
- * (they need that many letters, spaces or punctuation marks in a row); for those blobs the count may differ from the
- * exact one by about a token per chunk, and in exchange counting stays linear.
+ * Pieces up to this many UTF-16 units are remembered in a counter's piece cache; longer ones (blobs: that many letters,
+ * spaces or punctuation marks in a row) are counted whole each time, exactly, in O(n log n).
  */
-export const LONG_PIECE = 512
-/** Units per chunk of a long piece; each chunk is counted as a text of its own. */
-export const PIECE_CHUNK = 256
+export const CACHED_PIECE_UNITS = 512
 /** Multi-token pieces remembered per counter before the cache is cleared. */
 const PIECE_CACHE_ENTRIES = 1 << 16
-/** Bytes of the longest piece BPE sees: {@link LONG_PIECE} units of at most 3 bytes each. */
-const MAX_PIECE_BYTES = 3 * LONG_PIECE
+/** Bytes of the longest piece whose merge buffers a counter keeps; a longer piece gets buffers of its own. */
+const KEPT_MERGE_BYTES = 1 << 16
 /** Largest UTF-8 buffer a counter keeps between texts; a longer text gets one of its own. */
 const KEPT_BUFFER_BYTES = 1 << 20
-/** A heap key is `rank * KEY_SCALE + start`; starts stay below it, ranks below 2^19 keep keys in int32. */
-const KEY_SCALE = 4096
+/**
+ * A heap key is `rank * KEY_SCALE + start`: starts stay below 2^32 (a string has fewer than 2^30 units, 3 bytes each at
+ * most) and ranks below 2^21, so keys stay below 2^53, where doubles are exact integers.
+ */
+const KEY_SCALE = 2 ** 32
 
 /** Counts the tokens of a text. */
 export type CountFunction = (text: string) => number
@@ -53,25 +53,11 @@ export function createCounter(table: RankTable, encoding: SplitEncoding, textMem
   // ignoreBOM keeps a leading U+FEFF: stripped, a cached piece would stand for another one.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
   // Texts are counted over their UTF-8 (TextEncoder is native and reads any string representation, where charCodeAt on
-  // a sliced string is slow); chunks of a long piece have a buffer of their own, as the text's is still in use.
+  // a sliced string is slow).
   let buffer = new Uint8Array(4096)
-  const chunkBuffer = new Uint8Array(3 * (PIECE_CHUNK + 1))
-
-  /** Counts a piece longer than LONG_PIECE in chunks: BPE is quadratic in a piece's length, and it is a blob. */
-  const countChunks = (piece: string): number => {
-    let total = 0
-    for (let start = 0; start < piece.length; ) {
-      let end = Math.min(piece.length, start + PIECE_CHUNK)
-      const code = piece.charCodeAt(end - 1)
-      if (end < piece.length && code >= 0xd800 && code <= 0xdbff) end++
-      const chunk = piece.slice(start, end)
-      const { written } = encoder.encodeInto(chunk, chunkBuffer)
-      // A chunk's pieces are at most PIECE_CHUNK + 1 units: none is chunked again, so chunkBuffer is not reentered.
-      total += countEncoded(chunk, chunkBuffer, written)
-      start = end
-    }
-    return total
-  }
+  // No token is longer than this: a longer piece is never looked up whole.
+  let longestToken = 0
+  for (let rank = 0; rank < table.size; rank++) longestToken = Math.max(longestToken, table.lengths[rank]!)
 
   // Counts of recent pieces of 3 to 8 bytes, keyed by their bytes packed into two words: text repeats its pieces
   // (` the`, `.py`, `\n\n`) constantly, and this table (48 KB) stays in cache where the rank table (megabytes) does
@@ -86,7 +72,7 @@ export function createCounter(table: RankTable, encoding: SplitEncoding, textMem
     if (length === 1) return 1
     if (length === 2) return pairs[(bytes[start]! << 8) | bytes[start + 1]!] === -1 ? 2 : 1
     if (length > 8) {
-      if (unitEnd - unit <= LONG_PIECE && rankOfBytes(table, bytes, start, end, hashBytes(bytes, start, end)) !== -1) return 1
+      if (length <= longestToken && rankOfBytes(table, bytes, start, end, hashBytes(bytes, start, end)) !== -1) return 1
       return countRarePiece(text, unit, unitEnd, bytes, start, end)
     }
     // The bytes packed little-endian, 0 to 3 in `low` and 4 to 7 in `high`, zero-padded: with the length, a key.
@@ -107,7 +93,8 @@ export function createCounter(table: RankTable, encoding: SplitEncoding, textMem
 
   /** Counts a long or multi-token piece (kept out of countPiece, which then stays small enough to inline). */
   const countRarePiece = (text: string, unit: number, unitEnd: number, bytes: Uint8Array, start: number, end: number): number => {
-    if (unitEnd - unit > LONG_PIECE) return countChunks(text.slice(unit, unitEnd))
+    // A blob is merged whole each time: caching it would keep (and hash) a copy of it.
+    if (unitEnd - unit > CACHED_PIECE_UNITS) return merge(bytes, start, end - start)
     let count = pieceCache.get(text.slice(unit, unitEnd))
     if (count === undefined) {
       count = merge(bytes, start, end - start)
@@ -187,18 +174,39 @@ export function createCounter(table: RankTable, encoding: SplitEncoding, textMem
   }
 }
 
+/** The merger's working arrays for pieces of up to `capacity` bytes. */
+interface MergeBuffers {
+  readonly capacity: number
+  /** next[i]: start of the part after the one at i. */
+  readonly next: Int32Array
+  readonly previous: Int32Array
+  /** pairRank[i]: rank of the part at i joined with the next one, -1 if none. */
+  readonly pairRank: Int32Array
+  /** Candidate pairs as `rank * KEY_SCALE + start`; each merge pushes at most two, so 3 per byte is room enough. */
+  readonly heap: Float64Array
+}
+
+function mergeBuffers(capacity: number): MergeBuffers {
+  return {
+    capacity,
+    next: new Int32Array(capacity + 1),
+    previous: new Int32Array(capacity),
+    pairRank: new Int32Array(capacity),
+    heap: new Float64Array(3 * capacity),
+  }
+}
+
 /**
  * Returns a function counting the parts left when `bytes[offset, offset + length)` is merged pair by pair, lowest
  * rank first and leftmost among equals (tiktoken's rule). Parts are a linked list and candidate pairs a heap of
- * `rank, start` keys, so n bytes take O(n log n), not the O(n²) of rescanning; stale keys are skipped when popped.
+ * `rank, start` keys, so n bytes take O(n log n), not the O(n²) of rescanning (tiktoken's own loop), whatever the
+ * piece's length; stale keys are skipped when popped. A pair's rank is looked up from its bytes, and a pair is at
+ * most two tokens long, so each lookup costs a bounded amount.
  */
 function createMerger(table: RankTable): (bytes: Uint8Array, offset: number, length: number) => number {
   const { pairs } = table
-  // next[i]: start of the part after the one at i; pairRank[i]: rank of those two parts joined, -1 if none.
-  const next = new Int32Array(MAX_PIECE_BYTES + 1)
-  const previous = new Int32Array(MAX_PIECE_BYTES)
-  const pairRank = new Int32Array(MAX_PIECE_BYTES)
-  const heap = new Int32Array(3 * MAX_PIECE_BYTES)
+  let kept = mergeBuffers(256)
+  let { next, previous, pairRank, heap } = kept
   let heapSize = 0
 
   const push = (key: number) => {
@@ -227,10 +235,20 @@ function createMerger(table: RankTable): (bytes: Uint8Array, offset: number, len
     return top
   }
   const rankOf = (bytes: Uint8Array, start: number, end: number) => rankOfBytes(table, bytes, start, end, hashBytes(bytes, start, end))
+  /** Points the working arrays at buffers for `length` bytes: the kept ones, grown while small enough, or a one-off. */
+  const reserve = (length: number) => {
+    let buffers = kept
+    if (length > kept.capacity) {
+      buffers = mergeBuffers(Math.max(length, 2 * kept.capacity))
+      if (buffers.capacity <= KEPT_MERGE_BYTES) kept = buffers
+    }
+    ;({ next, previous, pairRank, heap } = buffers)
+  }
 
   // Positions are relative to `offset`.
   return (bytes, offset, length) => {
     if (length < 2) return length
+    if (length > kept.capacity || heap !== kept.heap) reserve(length)
     heapSize = 0
     for (let index = 0; index < length; index++) {
       next[index] = index + 1
@@ -245,9 +263,11 @@ function createMerger(table: RankTable): (bytes: Uint8Array, offset: number, len
     let parts = length
     while (heapSize > 0) {
       const key = pop()
-      const start = key % KEY_SCALE
+      // Both fit in int32; `| 0` keeps them small integers, which typed arrays index fast (a double index does not).
+      const rank = Math.floor(key / KEY_SCALE) | 0
+      const start = (key - rank * KEY_SCALE) | 0
       // A merged-away part has rank -1 and a re-ranked pair a different rank: either way the key is stale.
-      if (pairRank[start] !== (key - start) / KEY_SCALE) continue
+      if (pairRank[start] !== rank) continue
       const absorbed = next[start]!
       const after = next[absorbed]!
       pairRank[absorbed] = -1
@@ -255,17 +275,17 @@ function createMerger(table: RankTable): (bytes: Uint8Array, offset: number, len
       parts--
       if (after < length) {
         previous[after] = start
-        const rank = rankOf(bytes, offset + start, offset + next[after]!)
-        pairRank[start] = rank
-        if (rank !== -1) push(rank * KEY_SCALE + start)
+        const joined = rankOf(bytes, offset + start, offset + next[after]!)
+        pairRank[start] = joined
+        if (joined !== -1) push(joined * KEY_SCALE + start)
       } else {
         pairRank[start] = -1
       }
       const before = previous[start]!
       if (before !== -1) {
-        const rank = rankOf(bytes, offset + before, offset + after)
-        pairRank[before] = rank
-        if (rank !== -1) push(rank * KEY_SCALE + before)
+        const joined = rankOf(bytes, offset + before, offset + after)
+        pairRank[before] = joined
+        if (joined !== -1) push(joined * KEY_SCALE + before)
       }
     }
     return parts

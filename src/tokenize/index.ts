@@ -4,7 +4,6 @@ import { type CountFunction, createCounter } from './_counter.js'
 import { buildRankTable, type RankTable } from './_rank-table.js'
 
 export type { TokenizerV1 } from '../spec/tokenizer.js'
-export { LONG_PIECE } from './_counter.js'
 
 /** Names of the built-in tokenizers. */
 export const TOKENIZER_NAMES = ['o200k_base', 'cl100k_base', 'approx'] as const
