@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import type { ToolCallPart } from '../spec/transcript.js'
 import { pairToolCalls } from '../transcript/render.js'
 import { assistant, call, result, user } from './__fixtures__/test-estimator.js'
-import { createErrorFixLinker, isFailingResult, toolKeyOf } from './error-fix.js'
+import { createErrorFixLinker, isFailingLine, isFailingResult, toolKeyOf } from './error-fix.js'
 
 const ok = (content: string) => ({ content, isError: false })
 
@@ -26,13 +26,41 @@ describe('isFailingResult', () => {
   })
 })
 
+describe('isFailingLine (the one definition of a failing line)', () => {
+  test.each([
+    ['error: linker failed', true],
+    ['  Traceback (most recent call last):', true],
+    ['E   assert 1 == 2', true],
+    ['TypeError: x is not a function', true],
+    ['src/a.c:3:1: error: expected ;', true],
+    ['write: No space left on device', true],
+    ['fatal: not a git repository (or any parent)', true],
+    ['the error handling is described below', false],
+    ['3 passed, 0 failed', false],
+    ['except ValueError:', false],
+  ])('%j → %s', (line, failing) => {
+    expect(isFailingLine(line)).toBe(failing)
+  })
+
+  test('a read or fetch result is data: only its first line can say it failed', () => {
+    const file = { content: '     1\u2192import os\n     2\u2192# Error: raised when the path is missing\n     3\u2192msg = "No such file or directory"', isError: false }
+    expect(isFailingResult(file)).toBe(true)
+    expect(isFailingResult(file, { output: 'data' })).toBe(false)
+    expect(isFailingResult({ content: '\n<tool_use_error>File does not exist.</tool_use_error>', isError: false }, { output: 'data' })).toBe(true)
+    expect(isFailingResult({ content: 'Error: ENOENT', isError: false }, { output: 'data' })).toBe(true)
+  })
+})
+
 describe('toolKeyOf', () => {
   const key = (name: string, args: unknown) => toolKeyOf(call('x', name, args) as ToolCallPart)
   test('shell calls are keyed by their command head, other tools by name', () => {
     expect(key('bash', { command: 'npm run build -- --watch' })).toBe('bash:npm run build')
     expect(key('bash', { command: 'pytest tests/test_a.py -k b' })).toBe('bash:pytest tests/test_a.py')
     expect(key('shell', { command: ['python', '-m', 'pytest', 'x'] })).toBe('shell:python -m pytest')
-    expect(key('bash', { command: 'ssh worker-b sudo CI=1 python -m ingest.worker --once' })).toBe('bash:python -m ingest.worker')
+    expect(key('bash', { command: 'sudo CI=1 python -m ingest.worker --once' })).toBe('bash:python -m ingest.worker')
+    // A host says where a command runs: a success on worker-b does not fix a failure here.
+    expect(key('bash', { command: 'ssh worker-b sudo CI=1 python -m ingest.worker --once' })).toBe('bash:ssh worker-b python -m ingest.worker')
+    expect(key('bash', { command: 'ssh -p 2222 -o StrictHostKeyChecking=no -v root@10.0.0.1 "tail -5 log"' })).toBe('bash:ssh root@10.0.0.1 "tail -5')
     expect(key('read_file', { path: 'a.txt' })).toBe('read_file:a.txt')
     expect(key('web_fetch', { url: 'https://x.test/a' })).toBe('web_fetch:https://x.test/a')
     expect(key('todo_write', { todos: [] })).toBe('todo_write')
@@ -64,19 +92,77 @@ describe('createErrorFixLinker', () => {
     ]
     const units = link(messages, 100)
     expect(units).toEqual([
-      expect.objectContaining({ kind: 'error-fix', range: [101, 107], failure: { message: 102, key: 'bash:npm test' }, resolution: { message: 106, by: 'success' } }),
+      expect.objectContaining({ kind: 'error-fix', range: [101, 108], failure: { message: 102, key: 'bash:npm test' }, resolution: { message: 106, by: 'success' } }),
     ])
   })
 
-  test('an assistant turn without tool calls closes an unresolved failure', () => {
+  test('an unfixed failure links only the assistant report right after it, never later prose', () => {
     const messages = [
+      assistant('', call('a', 'read_file', { path: 'x' })),
+      result('a', 'x', true),
+      assistant('The file x does not exist; I could not continue.'),
+    ]
+    expect(link(messages)).toEqual([expect.objectContaining({ range: [0, 3], resolution: { message: 2, by: 'assistant-turn' } })])
+    const later = [
       assistant('', call('a', 'read_file', { path: 'x' })),
       result('a', 'x', true),
       assistant('Let me look elsewhere.', call('b', 'bash', { command: 'ls' })),
       result('b', 'y'),
       assistant('The file x does not exist; I could not continue.'),
     ]
-    expect(link(messages)).toEqual([expect.objectContaining({ range: [0, 5], resolution: { message: 4, by: 'assistant-turn' } })])
+    expect(link(later)).toEqual([])
+  })
+
+  test('issue 11: a failed read at 4, the same file read at 7: the unit is [3, 8), not up to the prose at 21', () => {
+    const messages = [
+      user('look at the loader'),
+      assistant('', call('a', 'bash', { command: 'ls src' })),
+      result('a', 'loader.py'),
+      assistant('', call('b', 'read_file', { path: 'src/loader.py' })),
+      result('b', 'File does not exist.', true),
+      assistant('', call('c', 'bash', { command: 'git ls-files' })),
+      assistant('', call('d', 'read_file', { path: 'src/loader.py' })),
+      // The file quotes an error message: it is data, not a failure of the read.
+      result('d', '     1\u2192def load(path):\n     2\u2192    raise OSError("No such file or directory: " + path)'),
+      result('c', 'src/loader.py'),
+      ...Array.from({ length: 5 }, (_, index) => [assistant('', call(`e${index}`, 'grep', { pattern: `p${index}` })), result(`e${index}`, 'match')]).flat(),
+      assistant('', call('f', 'bash', { command: 'pytest -q' })),
+      result('f', '3 passed'),
+      assistant('The loader reads src/loader.py; all good.'),
+    ]
+    expect(messages).toHaveLength(22)
+    expect(link(messages)).toEqual([
+      expect.objectContaining({ kind: 'error-fix', range: [3, 8], failure: { message: 4, key: 'read_file:src/loader.py' }, resolution: { message: 7, by: 'success' } }),
+    ])
+  })
+
+  test('unit boundaries are exact: [failing call, fixing result + 1), + 1 more for the report right after the fix', () => {
+    // Oracle written out by hand for each shape; an off-by-one either way at either end changes the range.
+    const base = [
+      user('go'),
+      assistant('', call('a', 'bash', { command: 'make all' })),
+      result('a', 'make: *** [all] Error 2\nexit code 2'),
+      assistant('', call('b', 'edit', { path: 'Makefile' })),
+      result('b', 'ok'),
+      assistant('', call('c', 'bash', { command: 'make all' })),
+      result('c', 'built'),
+    ]
+    for (const offset of [0, 40]) {
+      expect(link([...base, user('next')], offset).map((unit) => unit.range)).toEqual([[offset + 1, offset + 7]])
+      expect(link([...base, assistant('Fixed: the Makefile lacked a target.'), user('next')], offset).map((unit) => unit.range)).toEqual([[offset + 1, offset + 8]])
+      expect(link([...base, assistant('Next step.', call('d', 'bash', { command: 'ls' })), result('d', 'x')], offset).map((unit) => unit.range)).toEqual([[offset + 1, offset + 7]])
+    }
+  })
+
+  test('a new user turn ends the search for a fix', () => {
+    const messages = [
+      assistant('', call('a', 'bash', { command: 'npm test' })),
+      result('a', 'FAILED 2 tests'),
+      user('never mind, do something else'),
+      assistant('', call('b', 'bash', { command: 'npm test' })),
+      result('b', 'ok'),
+    ]
+    expect(link(messages)).toEqual([])
   })
 
   test('repeated failures stay in one unit; nothing resolving within the window links nothing', () => {

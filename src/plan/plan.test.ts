@@ -2,7 +2,8 @@ import { describe, expect, test } from 'vitest'
 import { FloorguardError } from '../errors.js'
 import type { Message } from '../spec/transcript.js'
 import { assistant, call, charsTokenizer, createTestEstimator, result, user } from './__fixtures__/test-estimator.js'
-import { renderMessage } from '../transcript/render.js'
+import { pairToolCalls, renderMessage } from '../transcript/render.js'
+import { createErrorFixLinker } from './error-fix.js'
 import { createSyntheticSegment } from './__fixtures__/synthetic.js'
 import { CompactionFloorError } from './compaction-floor-error.js'
 import { planCompaction, planCompactionOrThrow } from './plan.js'
@@ -143,6 +144,26 @@ describe('planCompaction: causal units', () => {
     expect(refusal.units[0]).toMatchObject({ kind: 'error-fix', range: [0, 4] })
     // Without the error linker the same segment splits between the two pairs.
     expect(plan(messages, { slot: 1000, linkers: [], budget: 10_000 }).kind).toBe('split')
+  })
+
+  test('the error→fix unit ends exactly after the fixing result: the plan cuts there, not one message off', () => {
+    const messages = [
+      assistant('', call('a', 'bash', { command: 'npm test' })),
+      result('a', 'Error: TOKEN1x400 EACCES'),
+      assistant('', call('b', 'bash', { command: 'npm test' })),
+      result('b', 'TOKEN2x400 passing'),
+      assistant('', call('c', 'read', { path: 'notes.md' })),
+      result('c', 'TOKEN3x400'),
+    ]
+    const split = plan(messages, { slot: 1000, budget: 10_000 }) as SplitPlan
+    expect(split.kind).toBe('split')
+    expect(split.parts.map((part) => part.range)).toEqual([
+      [0, 4],
+      [4, 6],
+    ])
+    // With the unit one message longer nothing could be cut; one shorter, the cut at 3 would tie and win.
+    const linker = createErrorFixLinker()
+    expect(linker.link({ messages, offset: 0, pairs: pairToolCalls(messages).pairs }).map((unit) => unit.range)).toEqual([[0, 4]])
   })
 
   test('callers can mark their own units', () => {

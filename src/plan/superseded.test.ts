@@ -206,6 +206,18 @@ describe('changed decisions: questions, negations and "X instead of Y" (issue 11
     expect(findSupersededState([user('use requests==2.31.0'), message]).find((entry) => entry.status === 'current')?.value).toBe('==2.32.3')
   })
 
+  test("an edit's old text is replaced whichever field comes first", () => {
+    const edit = assistant('', call('e', 'edit_file', { path: 'requirements.txt', new_string: 'fsspec>=2023.1,<2024.3\n', old_string: 'fsspec==2024.6.1\n' }))
+    expect(findAssignments(edit, 3).map((entry) => [entry.value, entry.effect ?? 'set'])).toEqual([
+      ['>=2023.1,<2024.3', 'set'],
+      ['==2024.6.1', 'replaced'],
+    ])
+    expect(findSupersededState([edit]).map((entry) => [entry.value, entry.status])).toEqual([
+      ['>=2023.1,<2024.3', 'current'],
+      ['==2024.6.1', 'superseded'],
+    ])
+  })
+
   test('a URL query or a version is not a sentence end', () => {
     const found: StateAssignment[] = []
     const text = 'see https://x.test/?a=1 and v2.3 then timeout: 30, ok'

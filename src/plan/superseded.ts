@@ -264,10 +264,16 @@ function assignment(kind: StateAssignment['kind'], key: string, text: string, st
   return { key, kind, value: text.slice(valueStart, valueEnd), text: text.slice(start, end), message, start, end }
 }
 
-function* stringLeaves(value: unknown, depth = 0): Generator<string> {
-  if (typeof value === 'string') yield value
-  else if (depth < 16 && value !== null && typeof value === 'object') {
-    for (const child of Array.isArray(value) ? value : Object.values(value)) yield* stringLeaves(child, depth + 1)
+/** Argument fields that hold the text an edit removes (`old_string` of an edit, `old_str` of str_replace). */
+const REMOVED_FIELDS = new Set(['old_string', 'old_str', 'oldString', 'old_text', 'oldText', 'search'])
+
+/** The string leaves of a value, each with whether it sits under a field an edit removes. */
+function* stringLeaves(value: unknown, removed = false, depth = 0): Generator<{ leaf: string; removed: boolean }> {
+  if (typeof value === 'string') yield { leaf: value, removed }
+  else if (depth < 16 && Array.isArray(value)) {
+    for (const child of value) yield* stringLeaves(child, removed, depth + 1)
+  } else if (depth < 16 && value !== null && typeof value === 'object') {
+    for (const [field, child] of Object.entries(value)) yield* stringLeaves(child, removed || REMOVED_FIELDS.has(field), depth + 1)
   }
 }
 
@@ -284,7 +290,8 @@ function countLines(text: string): number {
  *
  * Each mention gets its {@link StateEffect}: in text, a question or a negated clause sets nothing (`none`), and the
  * old value of a change (`X instead of Y`, `X rather than Y`, `replace Y with X`, `switch from Y to X`, `Y -> X`)
- * is `replaced`; see {@link markEffects}. Tool-call arguments are actions: they always `set`.
+ * is `replaced`; see {@link markEffects}. Tool-call arguments are actions: they `set`, except what an edit removes
+ * (`old_string`, `old_str`, `oldString`, `old_text`, `search`), which is `replaced`.
  */
 export function findAssignments(message: Message, index: number): StateAssignment[] {
   const out: StateAssignment[] = []
@@ -415,13 +422,20 @@ function scanToolCall(part: ToolCallPart, text: string, start: number, end: numb
     return
   }
   let cursor = start
-  for (const leaf of stringLeaves(part.arguments)) {
+  for (const { leaf, removed } of stringLeaves(part.arguments)) {
     const needle = JSON.stringify(leaf)
     const found = text.indexOf(needle, cursor)
     if (found === -1 || found >= end) continue
     cursor = found + needle.length
     if (leaf.length > MAX_ARGUMENT_LENGTH || countLines(leaf) > MAX_ARGUMENT_LINES) continue
+    if (!removed) {
+      scanAssignments(text, found + 1, found + needle.length - 1, index, true, out)
+      continue
+    }
+    // What an edit removes is the old value, whichever order the fields come in.
+    const before = out.length
     scanAssignments(text, found + 1, found + needle.length - 1, index, true, out)
+    for (let at = before; at < out.length; at++) out[at] = { ...out[at]!, effect: 'replaced' }
   }
 }
 
