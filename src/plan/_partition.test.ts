@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { fewestParts, fewestTokens, floorOf, partSlotOf, type PartitionProblem } from './_partition.js'
+import { fewestParts, fewestTokens, type PartitionProblem } from './_partition.js'
 
 /** Random problems: blocks of item ids drawn from a small pool (so items repeat across blocks). */
 const problemArbitrary = fc
@@ -34,12 +34,26 @@ const problemArbitrary = fc
     }
   })
 
+/**
+ * The oracle's own arithmetic (nothing imported from the code it checks): a part's floor is its distinct items'
+ * weights plus the margin, the margin rounded the problem's way; its slot is the floor rounded up to a multiple of
+ * slotRounding (at least one step), at most the slot.
+ */
 function partFloor(problem: PartitionProblem, from: number, to: number): number {
   const ids = new Set<number>()
   for (let b = from; b < to; b++) for (let k = problem.itemStarts[b]!; k < problem.itemStarts[b + 1]!; k++) ids.add(problem.itemIds[k]!)
   let irreducible = 0
   for (const id of ids) irreducible += problem.weights[id]!
-  return floorOf(problem, irreducible)
+  const exactMargin = irreducible * problem.marginRatio
+  let margin = Math.trunc(exactMargin)
+  if (problem.marginRounding === 'ceil' && margin < exactMargin) margin += 1
+  return irreducible + margin
+}
+
+function partSlotOf(problem: PartitionProblem, floor: number): number {
+  let slot = problem.slotRounding
+  while (slot < floor) slot += problem.slotRounding
+  return slot < problem.slot ? slot : problem.slot
 }
 
 /** Every partition that fits, with [parts, summary tokens, penalty, cuts]. */

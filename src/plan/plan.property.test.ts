@@ -1,5 +1,6 @@
 import fc from 'fast-check'
-import { describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
+import type { FloorEstimatorV1 } from '../spec/estimator.js'
 import type { Message } from '../spec/transcript.js'
 import { pairToolCalls, renderMessage } from '../transcript/render.js'
 import { assistant, call, charsTokenizer, createTestEstimator, result, user } from './__fixtures__/test-estimator.js'
@@ -8,7 +9,12 @@ import { planCompaction } from './plan.js'
 import { findSupersededState } from './superseded.js'
 import type { CompactionPlan, MessageRange, PlanOptions } from './types.js'
 
-const estimator = createTestEstimator()
+/** The planner must mirror its estimator's margin rounding: both ways are checked against the brute force. */
+const ESTIMATORS = [
+  ['margin ceil(20%)', createTestEstimator()],
+  ['margin floor(25%)', createTestEstimator({ margin: 'floor', marginRatio: 0.25 })],
+] as const
+let estimator: FloorEstimatorV1 = ESTIMATORS[0][1]
 
 /** Random segments: user and assistant text, tool exchanges (some failing), shared items, changed thresholds. */
 const segmentArbitrary = fc
@@ -121,7 +127,11 @@ function allPartitions(messages: readonly Message[], options: PlanOptions) {
 const run = fc.tuple(fc.oneof(segmentArbitrary, turnsArbitrary), optionsArbitrary)
 const settings = { numRuns: 150, seed: 4412 }
 
-describe('planCompaction properties', () => {
+describe.each(ESTIMATORS)('planCompaction properties (%s)', (_name, chosen) => {
+  beforeEach(() => {
+    estimator = chosen
+  })
+
   test('split parts cover the segment exactly once, in order, cut no unit, and each floor fits its slot', () => {
     fc.assert(
       fc.property(run, ([messages, generated]) => {
@@ -186,7 +196,7 @@ describe('planCompaction properties', () => {
       fc.property(run, ([messages, generated]) => {
         const options = toOptions(generated, messages)
         const first = planCompaction({ messages, estimator, tokenizer: charsTokenizer }, options)
-        const again = planCompaction({ messages: structuredClone(messages), estimator: createTestEstimator(), tokenizer: charsTokenizer }, options)
+        const again = planCompaction({ messages: structuredClone(messages), estimator: chosen === ESTIMATORS[0][1] ? createTestEstimator() : createTestEstimator({ margin: 'floor', marginRatio: 0.25 }), tokenizer: charsTokenizer }, options)
         expect(again).toEqual(first)
       }),
       { ...settings, numRuns: 60 },

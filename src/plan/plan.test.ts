@@ -233,6 +233,22 @@ describe('planCompaction: budget', () => {
   })
 })
 
+describe('planCompaction: margin rounding', () => {
+  test("mirrors an estimator that rounds its margin down, even when the whole segment's margin is a whole number", () => {
+    // Floor rounding at 25%: [0,1) costs 63 + 15 and [1,4) 17 + 4, 99 in all; priced with ceil they would cost 101,
+    // and [0,2) + [2,4) (80 + 20) would look cheaper. The whole's margin, 80 × 25% = 20, tells neither way.
+    const floorEstimator = createTestEstimator({ margin: 'floor', marginRatio: 0.25 })
+    const messages = [user('TOKEN6x63 '), user('TOKEN0x1 '), user('TOKEN1x15 TOKEN2x1 '), user(`notes ${'z'.repeat(420)}`)]
+    const result = planCompaction({ messages, estimator: floorEstimator, tokenizer: charsTokenizer }, { slot: 80, slotRounding: 1 }) as SplitPlan
+    expect(result.floor).toEqual({ irreducible: 80, margin: 20, total: 100 })
+    expect(result.parts.map((part) => [part.range, part.floor])).toEqual([
+      [[0, 1], 78],
+      [[1, 4], 21],
+    ])
+    expect(result.summaryTokens).toBe(99)
+  })
+})
+
 describe('planCompaction: conditions of validity', () => {
   const dense = twoTurns()
   test.each([

@@ -281,12 +281,29 @@ function buildContext(segment: PlanSegment, options: PlanOptions): Context {
   }
 }
 
-/** Mirrors the estimator's margin rounding (floor instead of ceil) when its whole-segment estimate shows it. */
+/** How many single messages {@link calibrateMargin} may ask the estimator about. */
+const CALIBRATION_PROBES = 256
+
+/**
+ * Mirrors the estimator's margin rounding (floor instead of ceil) when its estimates show it: the whole segment's
+ * first, then single messages with items, until one whose `irreducible × marginRatio` is not a whole number tells
+ * ceil from floor (a whole number of a margin cannot, so one estimate is not always enough).
+ */
 function calibrateMargin(context: Context, whole: FloorEstimate): Context {
   const ratio = context.segment.estimator.marginRatio
-  const irreducible = whole.irreducible
-  if (whole.margin === Math.floor(irreducible * ratio) && whole.margin !== Math.ceil(irreducible * ratio)) return { ...context, marginRounding: 'floor' }
-  return context
+  const tells = (estimate: FloorEstimate): 'ceil' | 'floor' | undefined => {
+    const exact = estimate.irreducible * ratio
+    if (Math.floor(exact) === Math.ceil(exact)) return undefined
+    if (estimate.margin === Math.floor(exact)) return 'floor'
+    return 'ceil'
+  }
+  let rounding = tells(whole)
+  for (let index = 0, probes = 0; rounding === undefined && index < context.n && probes < CALIBRATION_PROBES; index++) {
+    if (context.idStarts[index + 1] === context.idStarts[index]) continue
+    probes++
+    rounding = tells(estimateRange(context, index, index + 1))
+  }
+  return rounding === 'floor' ? { ...context, marginRounding: 'floor' } : context
 }
 
 /** Block boundaries (allowed cuts) of the local range `[from, to)`. */
