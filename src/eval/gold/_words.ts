@@ -185,7 +185,7 @@ const FLAG_SPACE = /(?<![\w-])--([A-Za-z][\w-]*)[ \t]+("[^"\n]*"|'[^'\n]*'|[^\s"
 const NUMBER = '-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?'
 const UNIT_ALTERNATION = [...UNITS].sort((a, b) => b.length - a.length).join('|')
 const VALUE = `(${NUMBER})(?:[ \\t]?(?:${UNIT_ALTERNATION})(?![\\w])|[A-Za-z%]{1,3})?`
-const KEY_EQUALS = new RegExp(`(?<![\\w.\\-$])([A-Za-z_][\\w.-]*)[ \\t]?=[ \\t]?(["']?)${VALUE}\\2(?![\\w.=])`, 'g')
+const KEY_EQUALS = new RegExp(`(?<![\\w.\\-$])([A-Za-z_][\\w.-]*)[ \\t]?=[ \\t]?(["']?)${VALUE}\\2(?![\\w=]|\\.\\d)`, 'g')
 const ANNOTATED_ASSIGNMENT = new RegExp(`(?<![\\w.\\-$])[A-Za-z_][\\w.]*[ \\t]*:[ \\t]*(?:int|float|str|bool)[ \\t]*=[ \\t]*(${NUMBER})(?![\\w.])`, 'g')
 /** Keys of code that are never settings (`dim=1`, `axis=0`), and the one- or two-letter keys that are (`lr`). */
 const CODE_KEYS: ReadonlySet<string> = new Set(['axis', 'dim', 'end', 'idx', 'index', 'indent', 'int', 'float', 'len', 'max', 'min', 'pos', 'start', 'str', 'bool'])
@@ -193,7 +193,7 @@ const CODE_KEYS: ReadonlySet<string> = new Set(['axis', 'dim', 'end', 'idx', 'in
 const isTrivialValue = (key: string, value: string): boolean => /^-?[01](?:\.0+)?$/.test(value) && !(key.includes('_') && /^[a-z_]+$/.test(key) && value !== '0' && value !== '0.0')
 const isSettingKey = (key: string): boolean => (key.length >= 3 || key === 'lr') && !CODE_KEYS.has(key)
 const ENV_ASSIGNMENT = /(?<![\w.\-$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=(?:"[^"]*"|'[^']*'|[^\s"'`;&|)]+)/g
-const KEY_COLON = new RegExp(`(?<![\\w.\\-$])(["']?)([A-Za-z_][\\w.-]*)\\1[ \\t]*:[ \\t]*(["']?)${VALUE}\\3(?![\\w.:/])`, 'g')
+const KEY_COLON = new RegExp(`(?<![\\w.\\-$])(["']?)([A-Za-z_][\\w.-]*)\\1[ \\t]*:[ \\t]*(["']?)${VALUE}\\3(?![\\w:/]|\\.\\d)`, 'g')
 const NUMBER_UNIT = new RegExp(`(?<![\\w.])\\d+(?:\\.\\d+)?[ \\t]?(?:${UNIT_ALTERNATION})(?![\\w])`, 'g')
 const HEX_COLOUR = /(?<![\w&#])#(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{3})(?![\w-])/g
 const CAPITALIZED_WORD = /^[A-Z][a-z]+$/
