@@ -91,6 +91,13 @@ describe('detectFormat', () => {
     expect(detectFormat('{"input":"hi"}', 'x.json').name).toBe('openai-responses')
   })
 
+  it('lets a message of a role no format knows (a harness\'s trailing exit) say nothing, neither claiming nor refusing', () => {
+    const exit = '{"role":"exit","content":"","extra":{"exit_status":"Submitted"}}'
+    expect(detectFormat(`[{"role":"user","content":"hi"},{"role":"assistant","content":"done"},${exit}]`, 'x.json').name).toBe('openai')
+    expect(detectFormat(`{"system":"s","messages":[{"role":"user","content":[{"type":"text","text":"hi","cache_control":{"type":"ephemeral"}}]},${exit}]}`, 'x.json').name).toBe('anthropic')
+    expect(() => detectFormat(`[${exit}]`, 'x.json')).toThrow(/no format claims/)
+  })
+
   it('tells the message-array formats apart by their own fields, also in a cut head', () => {
     expect(detectFormat('[{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function"', 'x.json').name).toBe('openai')
     expect(detectFormat('[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]},{"role":"assist', 'x.json').name).toBe('anthropic')

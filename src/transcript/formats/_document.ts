@@ -112,9 +112,100 @@ export function placeholder(kind: string, label?: unknown): string {
 }
 
 /** How the message array sat in the document, so a writer can put it back: a bare array or one key of an object. */
-export type ArrayEnvelope =
+export type ArrayEnvelope = (
   | { readonly kind: 'array' }
   | { readonly kind: 'object'; readonly key: string; readonly object: Readonly<Record<string, unknown>> }
+) & {
+  /** Items no message was read from, written back in place (see {@link CarriedItem}). */
+  readonly carried?: readonly CarriedItem[]
+}
+
+/**
+ * A native item no message is read from: one with a role the reader does not know (an agent harness's trailing
+ * `{"role": "exit", "content": "", "extra": {…}}`). It rides in the envelope, so the core never sees it and no
+ * summary can fold it in; a writer puts it back exactly as it was, right after the message it followed (or, when that
+ * message was compacted away, before the next message that came after it in the input, or at the end).
+ */
+export interface CarriedItem {
+  /** JSON pointer of the item in the input: its array's pointer, `/`, its index. */
+  readonly pointer: string
+  /** Pointer of the message read just before it from the same array; absent when it came first there. */
+  readonly after?: string
+  /** The item, as it was. */
+  readonly item: unknown
+}
+
+/** Builds the carried item at `pointer` and the one-line warning that reports it. */
+export function carryItem(context: DocumentContext, item: unknown, pointer: string, after: string | undefined, what: string): { carried: CarriedItem; warning: string } {
+  return {
+    carried: { pointer, ...(after === undefined ? {} : { after }), item },
+    warning: `${context.file}: ${pointer}: ${what}; the item is kept as it is, outside every summary, and not read as a message`,
+  }
+}
+
+/** An array pointer's array and index (`/messages/3` → `/messages`, 3); no index for other pointers (`/system`). */
+function splitPointer(pointer: string | undefined): { list: string; index: number } | undefined {
+  if (pointer === undefined) return undefined
+  const slash = pointer.lastIndexOf('/')
+  const token = pointer.slice(slash + 1)
+  if (slash === -1 || !/^(0|[1-9][0-9]{0,15})$/.test(token)) return undefined
+  return { list: pointer.slice(0, slash), index: Number(token) }
+}
+
+/**
+ * Puts carried items back among the messages a writer writes, in one pass: `leading()` first, then for each message
+ * `before(message)`, the message's own records, `after(message)`, and finally `rest()`. Each item is handed out once.
+ */
+export class CarriedWriter {
+  private readonly lists = new Map<string, { items: Array<{ index: number; carried: CarriedItem }>; next: number }>()
+  private readonly following = new Map<string, CarriedItem[]>()
+  private readonly written = new Set<CarriedItem>()
+
+  constructor(private readonly carried: readonly CarriedItem[] = []) {
+    for (const item of carried) {
+      const at = splitPointer(item.pointer)
+      if (at) {
+        let list = this.lists.get(at.list)
+        if (!list) this.lists.set(at.list, (list = { items: [], next: 0 }))
+        list.items.push({ index: at.index, carried: item })
+      }
+      if (item.after !== undefined) this.following.set(item.after, [...(this.following.get(item.after) ?? []), item])
+    }
+    for (const list of this.lists.values()) list.items.sort((a, b) => a.index - b.index)
+  }
+
+  /** Items that came before every message of their array. */
+  leading(): CarriedItem[] {
+    return this.take(this.carried.filter((item) => item.after === undefined))
+  }
+
+  /** Items that came before `message` in its array and are not written yet (the message they followed is gone). */
+  before(message: Message): CarriedItem[] {
+    const at = splitPointer(message.provenance?.pointer)
+    const list = at && this.lists.get(at.list)
+    if (!at || !list) return []
+    const due: CarriedItem[] = []
+    while (list.next < list.items.length && list.items[list.next]!.index < at.index) due.push(list.items[list.next++]!.carried)
+    return this.take(due)
+  }
+
+  /** Items that came right after `message` in the input. */
+  after(message: Message): CarriedItem[] {
+    const pointer = message.provenance?.pointer
+    return pointer === undefined ? [] : this.take(this.following.get(pointer) ?? [])
+  }
+
+  /** Items not written yet, in input order. */
+  rest(): CarriedItem[] {
+    return this.take(this.carried)
+  }
+
+  private take(items: readonly CarriedItem[]): CarriedItem[] {
+    const fresh = items.filter((item) => !this.written.has(item))
+    for (const item of fresh) this.written.add(item)
+    return fresh
+  }
+}
 
 /** Finds the message array: the document itself, or the first of `keys` that holds an array. */
 export function unwrapArray(
@@ -142,6 +233,21 @@ export function wrapArray(envelope: unknown, items: unknown[]): unknown {
   const known = envelope as ArrayEnvelope | undefined
   if (known?.kind !== 'object') return items
   return { ...known.object, [known.key]: items }
+}
+
+/**
+ * Writes a message array with its carried items back in place: `records` gives each message's native records.
+ */
+export function writeWithCarried(envelope: unknown, messages: readonly Message[], records: (message: Message, index: number) => unknown[]): unknown[] {
+  const carried = new CarriedWriter((envelope as ArrayEnvelope | undefined)?.carried)
+  const items: unknown[] = carried.leading().map((entry) => entry.item)
+  messages.forEach((message, index) => {
+    for (const entry of carried.before(message)) items.push(entry.item)
+    for (const record of records(message, index)) items.push(record)
+    for (const entry of carried.after(message)) items.push(entry.item)
+  })
+  for (const entry of carried.rest()) items.push(entry.item)
+  return items
 }
 
 /** Serializes a written document: 2-space indent and a final newline. */
@@ -172,10 +278,10 @@ export function toMessage(context: DocumentContext, normalized: NormalizedRecord
   }
 }
 
-/** Assembles a transcript: tool calls paired across all messages, unpaired ones reported. */
-export function finishTranscript(format: string, messages: Message[], envelope: unknown): Transcript {
+/** Assembles a transcript: tool calls paired across all messages, unpaired ones reported, with the reader's warnings. */
+export function finishTranscript(format: string, messages: Message[], envelope: unknown, warnings: readonly string[] = []): Transcript {
   const { pairs, unpaired } = pairToolCalls(messages)
-  return { format, messages, pairs, unpaired, ...(envelope === undefined ? {} : { envelope }) }
+  return { format, messages, pairs, unpaired, ...(envelope === undefined ? {} : { envelope }), ...(warnings.length > 0 ? { warnings } : {}) }
 }
 
 /** Deep equality of JSON-like values (object key order ignored). Iterative. */

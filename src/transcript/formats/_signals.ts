@@ -84,8 +84,12 @@ function partFamilies(part: Record<string, unknown>, isCut: IsCut): readonly Mes
   }
 }
 
-/** Which families one item of the message array is consistent with (the intersection over its features). */
-function itemFamilies(item: unknown, isCut: IsCut): Set<MessageArrayFamily> {
+/**
+ * Which families one item of the message array is consistent with (the intersection over its features), or
+ * `undefined` for an item that says nothing: a message whose role no family knows (an agent harness's trailing
+ * `{"role": "exit"}`), which every family's reader keeps aside as it is.
+ */
+function itemFamilies(item: unknown, isCut: IsCut): Set<MessageArrayFamily> | undefined {
   const families = new Set<MessageArrayFamily>(ALL)
   const keep = (allowed: readonly MessageArrayFamily[]): void => {
     for (const family of [...families]) if (!allowed.includes(family)) families.delete(family)
@@ -116,7 +120,9 @@ function itemFamilies(item: unknown, isCut: IsCut): Set<MessageArrayFamily> {
       keep(['openai', 'ai-sdk'])
       break
     default:
-      return new Set()
+      // A role no family knows: neutral as a message, but an item `type` of the Responses API still counts.
+      if (typeof item.role !== 'string') return new Set()
+      return 'type' in item ? families : undefined
   }
   if ('tool_calls' in item || 'function_call' in item || 'tool_call_id' in item || 'reasoning_content' in item) keep(['openai'])
   if ('providerOptions' in item) keep(['ai-sdk'])
@@ -183,11 +189,19 @@ function computeScores(head: string): Record<MessageArrayFamily, number> {
   let observed = 0
   const cut = scanned.cut
   const isCut: IsCut = (container, key) => cut !== undefined && cut.container === container && cut.key === key
+  let neutral = 0
   for (const item of items.slice(0, 256)) {
-    keep(itemFamilies(item, isCut))
+    const consistent = itemFamilies(item, isCut)
+    if (consistent === undefined) {
+      neutral++
+      continue
+    }
+    keep(consistent)
     observed++
     if (families.size === 0) break
   }
+  // Only items of unknown roles: nothing says this is a chat at all.
+  if (observed === 0 && neutral > 0) return none
   if (observed === 0 && !isRecord(value)) {
     // `[]` is a valid empty transcript in all four; plain chat rules apply.
     return { openai: 0.6, 'openai-responses': 0.45, anthropic: 0.45, 'ai-sdk': 0.45 }

@@ -1,10 +1,13 @@
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role, Transcript } from '../../spec/transcript.js'
 import { stableJson } from '../render.js'
+import { isRecord } from '../_json-prefix.js'
 import {
   type ArrayEnvelope,
+  type CarriedItem,
   type DocumentContext,
   type NormalizedRecord,
+  carryItem,
   expectArray,
   expectRecord,
   expectString,
@@ -19,6 +22,7 @@ import {
   stringifyDocument,
   toMessage,
   unwrapArray,
+  writeWithCarried,
 } from './_document.js'
 import { messageArrayScores } from './_signals.js'
 
@@ -154,11 +158,22 @@ async function read(source: Parameters<TranscriptFormatV1['read']>[0], options?:
     const system = expectString(context, envelope.object.system, '/system')
     messages.push(toMessage(context, { role: 'system', parts: [{ type: 'text', text: system }] }, '/system', system))
   }
+  const carried: CarriedItem[] = []
+  const warnings: string[] = []
+  let previous: string | undefined
   items.forEach((item, index) => {
     const pointer = pointerTo(base, index)
+    const role = isRecord(item) ? item.role : undefined
+    if (typeof role === 'string' && !(ROLES as readonly string[]).includes(role)) {
+      const carry = carryItem(context, item, pointer, previous, `role ${JSON.stringify(role)} is not a ModelMessage role (${ROLES.join(', ')})`)
+      carried.push(carry.carried)
+      warnings.push(carry.warning)
+      return
+    }
     messages.push(toMessage(context, normalizeRecord(context, item, pointer), pointer, item))
+    previous = pointer
   })
-  return finishTranscript('ai-sdk', messages, envelope)
+  return finishTranscript('ai-sdk', messages, carried.length > 0 ? { ...envelope, carried } : envelope, warnings)
 }
 
 function synthesize(message: Message): unknown[] {
@@ -206,7 +221,7 @@ function write(transcript: Transcript): string {
   const envelope = (transcript.envelope as ArrayEnvelope | undefined) ?? { kind: 'array' }
   const hadSystemKey = envelope.kind === 'object' && envelope.object.system !== undefined
   let system: unknown
-  const items = transcript.messages.flatMap((message, index) => {
+  const items = writeWithCarried(envelope, transcript.messages, (message, index) => {
     if (index === 0 && hadSystemKey && message.role === 'system' && message.provenance?.pointer === '/system' && typeof message.source === 'string') {
       if (isUnchanged(message, (source) => ({ role: 'system', parts: [{ type: 'text', text: source as string }] }))) {
         system = message.source
@@ -230,7 +245,8 @@ function write(transcript: Transcript): string {
  * Parts: `text`; `reasoning` → reasoning; `tool-call` → tool call (`input`); `tool-result` → tool result
  * (output `text` / `json` / `content` → text, `error-text` / `error-json` / `execution-denied` → isError);
  * `image` → `[image]`, `file` → `[file: filename or media type]`; tool approval requests and responses →
- * short text placeholders. A UIMessage (`parts`, no `content`) is refused with a hint to convert it.
+ * short text placeholders. A UIMessage (`parts`, no `content`) is refused with a hint to convert it. A message of
+ * another role is kept aside as it is, reported, and written back in place (see {@link CarriedItem}).
  */
 export const aiSdkFormat: TranscriptFormatV1 = {
   specificationVersion: 'v1',

@@ -58,8 +58,8 @@ describe('anthropic format', () => {
   })
 
   it('names the field on bad input', async () => {
-    await expect(read('{"messages":[{"role":"system","content":"x"}]}')).rejects.toThrow(
-      'request.json: /messages/0/role: expected role "user" or "assistant" (a system prompt goes in the top-level `system`), got "system"',
+    await expect(read('{"messages":[{"role":7,"content":"x"}]}')).rejects.toThrow(
+      'request.json: /messages/0/role: expected role "user" or "assistant" (a system prompt goes in the top-level `system`), got number',
     )
     await expect(read('[{"role":"user","content":[{"type":"tool_result","content":"x"}]}]')).rejects.toThrow('request.json: /0/content/0/tool_use_id: expected a string, got undefined')
     await expect(read('[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":"yes"}]}]')).rejects.toThrow('/0/content/0/is_error: expected a boolean, got "yes"')

@@ -4,8 +4,10 @@ import { isRecord } from '../_json-prefix.js'
 import { stableJson } from '../render.js'
 import {
   type ArrayEnvelope,
+  type CarriedItem,
   type DocumentContext,
   type NormalizedRecord,
+  carryItem,
   expectArray,
   expectRecord,
   expectString,
@@ -20,6 +22,7 @@ import {
   stringifyDocument,
   toMessage,
   unwrapArray,
+  writeWithCarried,
 } from './_document.js'
 import { messageArrayScores } from './_signals.js'
 
@@ -138,11 +141,22 @@ async function read(source: Parameters<TranscriptFormatV1['read']>[0], options?:
   if (envelope.kind === 'object' && envelope.object.system !== undefined) {
     messages.push(toMessage(context, normalizeSystem(context, envelope.object.system, '/system'), '/system', envelope.object.system))
   }
+  const carried: CarriedItem[] = []
+  const warnings: string[] = []
+  let previous: string | undefined
   items.forEach((item, index) => {
     const pointer = pointerTo(base, index)
+    const role = isRecord(item) ? item.role : undefined
+    if (typeof role === 'string' && role !== 'user' && role !== 'assistant') {
+      const carry = carryItem(context, item, pointer, previous, `role ${JSON.stringify(role)} is not a Messages API role (user, assistant${role === 'system' ? '; a system prompt goes in the top-level `system`' : ''})`)
+      carried.push(carry.carried)
+      warnings.push(carry.warning)
+      return
+    }
     messages.push(toMessage(context, normalizeRecord(context, item, pointer), pointer, item))
+    previous = pointer
   })
-  return finishTranscript('anthropic', messages, envelope)
+  return finishTranscript('anthropic', messages, carried.length > 0 ? { ...envelope, carried } : envelope, warnings)
 }
 
 function text(parts: readonly Part[]): string {
@@ -183,9 +197,9 @@ function write(transcript: Transcript): string {
     const texts = leading.flatMap((message) => message.parts.map((part) => text([part])))
     system = texts.length === 1 ? texts[0] : texts.map((item) => ({ type: 'text', text: item }))
   }
-  const items = transcript.messages.slice(index).map((message) => {
-    if (message.role === 'system') return { role: 'user', content: [{ type: 'text', text: text(message.parts) }] }
-    return isUnchanged(message, (source) => normalizeRecord(context, source, '')) ? message.source : synthesize(message)
+  const items = writeWithCarried(envelope, transcript.messages.slice(index), (message) => {
+    if (message.role === 'system') return [{ role: 'user', content: [{ type: 'text', text: text(message.parts) }] }]
+    return [isUnchanged(message, (source) => normalizeRecord(context, source, '')) ? message.source : synthesize(message)]
   })
   if (envelope.kind === 'array' && system === undefined) return stringifyDocument(items)
   const object: Record<string, unknown> = envelope.kind === 'object' ? { ...envelope.object } : {}
@@ -204,7 +218,8 @@ function write(transcript: Transcript): string {
  * or an `*_error` content object, sets isError; content blocks joined with '\n', `image` → `[image]`,
  * `document` → `[document: title]`, `search_result` → `[search result: title]`, web search hits → title and
  * URL). A user message whose blocks are all tool results reads as role `tool` (its source keeps `user`), so
- * planners see tool results as such. Writing returns unchanged records exactly; new messages get blocks.
+ * planners see tool results as such. Writing returns unchanged records exactly; new messages get blocks. A message
+ * of another role is kept aside as it is, reported, and written back in place (see {@link CarriedItem}).
  */
 export const anthropicFormat: TranscriptFormatV1 = {
   specificationVersion: 'v1',

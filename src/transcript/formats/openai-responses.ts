@@ -3,8 +3,11 @@ import type { Message, Part, Role, Transcript } from '../../spec/transcript.js'
 import { isRecord } from '../_json-prefix.js'
 import { stableJson } from '../render.js'
 import {
+  type CarriedItem,
   type DocumentContext,
   type NormalizedRecord,
+  CarriedWriter,
+  carryItem,
   describeValue,
   expectArray,
   expectRecord,
@@ -227,9 +230,20 @@ function normalizeGroup(context: DocumentContext, items: unknown, pointer: strin
 }
 
 /** Where the items sat: a bare array, `input`, `output`, or a string `input`. */
-type ResponsesEnvelope =
+type ResponsesEnvelope = (
   | { readonly kind: 'array' }
   | { readonly kind: 'object'; readonly object: Readonly<Record<string, unknown>>; readonly keys: readonly ('input' | 'output')[]; readonly stringInput: boolean }
+) & {
+  /** Message items of roles the API does not have, written back in place (see {@link CarriedItem}). */
+  readonly carried?: readonly CarriedItem[]
+}
+
+const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer']
+
+/** Whether an item is a message of a role the API does not have (kept aside as it is, never read). */
+function unknownRole(item: unknown): item is Record<string, unknown> & { role: string } {
+  return isRecord(item) && (item.type === undefined || item.type === 'message') && typeof item.role === 'string' && !MESSAGE_ROLES.includes(item.role)
+}
 
 async function read(source: Parameters<TranscriptFormatV1['read']>[0], options?: Parameters<TranscriptFormatV1['read']>[1]): Promise<Transcript> {
   const { value, context } = await readJsonDocument(source, options)
@@ -262,15 +276,27 @@ async function read(source: Parameters<TranscriptFormatV1['read']>[0], options?:
   } else {
     return fail(context, '', 'an array of Responses API items or an object with `input` / `output`', value)
   }
+  const carried: CarriedItem[] = []
+  const warnings: string[] = []
   for (const { base, items } of lists) {
     let open: { fragment: Fragment; pointer: string; items: unknown[]; parts: Part[] } | undefined
+    let previous: string | undefined
     const flush = (): void => {
       if (!open) return
       messages.push(toMessage(context, { role: open.fragment.role, parts: nonEmpty(open.parts) }, open.pointer, open.items))
+      previous = open.pointer
       open = undefined
     }
     items.forEach((item, index) => {
       const pointer = pointerTo(base, index)
+      if (unknownRole(item)) {
+        // The turn around it closes here, so the item is written back between the same neighbours.
+        flush()
+        const carry = carryItem(context, item, pointer, previous, `role ${JSON.stringify(item.role)} is not a Responses API message role (${MESSAGE_ROLES.join(', ')})`)
+        carried.push(carry.carried)
+        warnings.push(carry.warning)
+        return
+      }
       const fragment = normalizeItem(context, item, pointer)
       if (open && fragment.grouping !== 'alone' && fragment.grouping === open.fragment.grouping) {
         open.items.push(item)
@@ -282,7 +308,7 @@ async function read(source: Parameters<TranscriptFormatV1['read']>[0], options?:
     })
     flush()
   }
-  return finishTranscript('openai-responses', messages, envelope)
+  return finishTranscript('openai-responses', messages, carried.length > 0 ? { ...envelope, carried } : envelope, warnings)
 }
 
 function synthesize(message: Message): unknown[] {
@@ -316,9 +342,15 @@ function write(transcript: Transcript): string {
   const output: unknown[] = []
   let target = input
   let stringInput: string | undefined
+  const carried = new CarriedWriter(envelope.carried)
+  const place = (entries: readonly CarriedItem[]): void => {
+    for (const entry of entries) (entry.pointer.startsWith('/output/') ? output : input).push(entry.item)
+  }
+  place(carried.leading())
   transcript.messages.forEach((message, index) => {
     if (envelope.kind === 'object' && envelope.keys.includes('output') && message.provenance?.pointer?.startsWith('/output/')) target = output
     if (envelope.kind === 'object' && envelope.keys.length === 1 && envelope.keys[0] === 'output') target = output
+    place(carried.before(message))
     if (envelope.kind === 'object' && envelope.stringInput && index === 0 && typeof message.source === 'string') {
       if (isUnchanged(message, (source) => ({ role: 'user', parts: [{ type: 'text', text: source as string }] }))) {
         stringInput = message.source
@@ -327,7 +359,9 @@ function write(transcript: Transcript): string {
     }
     if (isUnchanged(message, (source) => normalizeGroup(context, source, ''))) target.push(...(message.source as unknown[]))
     else target.push(...synthesize(message))
+    place(carried.after(message))
   })
+  place(carried.rest())
   if (envelope.kind === 'array') return stringifyDocument(input)
   const object: Record<string, unknown> = { ...envelope.object }
   if (envelope.keys.includes('input') || input.length > 0 || stringInput !== undefined) {
@@ -350,7 +384,8 @@ function write(transcript: Transcript): string {
  * present, else {@link ENCRYPTED_COMPACTION}. `item_reference` and MCP listings/approvals read as short text
  * placeholders. Writing returns unchanged items exactly; new messages become `message` / `reasoning` /
  * `function_call` / `function_call_output` items (a summary as an input text message: a compaction item
- * cannot be made without the API's encryption).
+ * cannot be made without the API's encryption). A message item of another role is kept aside as it is, reported,
+ * and written back in place (see {@link CarriedItem}).
  */
 export const openaiResponsesFormat: TranscriptFormatV1 = {
   specificationVersion: 'v1',

@@ -14,6 +14,7 @@ testTranscriptFormat({
     { name: 'chat-tools.json', text: fixture('chat-tools.json'), expect: { messages: 6, toolCalls: 2, toolResults: 2, unpaired: 0 } },
     { name: 'content-parts.json', text: fixture('content-parts.json'), expect: { messages: 6, toolCalls: 0, toolResults: 0, unpaired: 0 } },
     { name: 'legacy-function.json', text: fixture('legacy-function.json'), expect: { messages: 8, toolCalls: 3, toolResults: 3, unpaired: 2 } },
+    { name: 'agent-exit.json', text: fixture('agent-exit.json'), expect: { messages: 7, toolCalls: 0, toolResults: 0, unpaired: 0 } },
   ],
 })
 
@@ -63,8 +64,8 @@ describe('openai format', () => {
   it('names the field and the expectation on a wrong type', async () => {
     const bad = JSON.stringify({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 42 }] })
     await expect(read(bad)).rejects.toThrow('chat.json: /messages/1/content: expected a string, null or an array of content parts, got number')
-    await expect(read('[{"role":"bot","content":"x"}]')).rejects.toThrow(
-      'chat.json: /0/role: expected one of system, developer, user, assistant, tool, function, got "bot"',
+    await expect(read('[{"role":false,"content":"x"}]')).rejects.toThrow(
+      'chat.json: /0/role: expected one of system, developer, user, assistant, tool, function, got boolean',
     )
     await expect(read('[{"role":"tool","content":"x"}]')).rejects.toThrow('chat.json: /0/tool_call_id: expected a string, got undefined')
     await expect(read('[{"role":"user","content":[{"type":"video"}]}]')).rejects.toThrow('/0/content/0/type: expected a content part type of')

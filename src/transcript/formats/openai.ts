@@ -1,8 +1,11 @@
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role, ToolResultPart, Transcript } from '../../spec/transcript.js'
+import { isRecord } from '../_json-prefix.js'
 import {
+  type CarriedItem,
   type DocumentContext,
   type NormalizedRecord,
+  carryItem,
   expectArray,
   expectRecord,
   expectString,
@@ -19,6 +22,7 @@ import {
   toMessage,
   unwrapArray,
   wrapArray,
+  writeWithCarried,
 } from './_document.js'
 import { messageArrayScores } from './_signals.js'
 
@@ -158,11 +162,23 @@ async function read(source: Parameters<TranscriptFormatV1['read']>[0], options?:
   const { value, context } = await readJsonDocument(source, options)
   const { items, base, envelope } = unwrapArray(context, value, ['messages'], 'an array of Chat Completions messages or an object with `messages`')
   const legacy = newLegacyCalls()
-  const messages = items.map((item, index) => {
+  const messages: Message[] = []
+  const carried: CarriedItem[] = []
+  const warnings: string[] = []
+  let previous: string | undefined
+  items.forEach((item, index) => {
     const pointer = pointerTo(base, index)
-    return toMessage(context, normalizeRecord(context, item, pointer, legacy), pointer, item)
+    const role = isRecord(item) ? item.role : undefined
+    if (typeof role === 'string' && !(ROLES as readonly string[]).includes(role)) {
+      const carry = carryItem(context, item, pointer, previous, `role ${JSON.stringify(role)} is not a Chat Completions role (${ROLES.join(', ')})`)
+      carried.push(carry.carried)
+      warnings.push(carry.warning)
+      return
+    }
+    messages.push(toMessage(context, normalizeRecord(context, item, pointer, legacy), pointer, item))
+    previous = pointer
   })
-  return finishTranscript('openai', messages, envelope)
+  return finishTranscript('openai', messages, carried.length > 0 ? { ...envelope, carried } : envelope, warnings)
 }
 
 /** Native records for a message that has no (or a stale) source. */
@@ -200,7 +216,7 @@ function synthesize(message: Message): unknown[] {
 function write(transcript: Transcript): string {
   const legacy = newLegacyCalls()
   const context: DocumentContext = { file: '<write>', keepSource: false }
-  const items = transcript.messages.flatMap((message) => {
+  const items = writeWithCarried(transcript.envelope, transcript.messages, (message) => {
     const pointer = message.provenance?.pointer ?? ''
     const legacyRecord =
       typeof message.source === 'object' && message.source !== null && ('function_call' in message.source || (message.source as { role?: unknown }).role === 'function')
@@ -230,7 +246,9 @@ function withIdOf(part: Part, original: Part | undefined): Part {
  * (DeepSeek, vLLM) and `reasoning` (OpenRouter) become reasoning parts. A legacy `function_call` gets the
  * id `function_call:<pointer>` and pairs with the next `role: 'function'` message of the same name.
  * Writing returns unchanged messages' records exactly; new messages are written as modern `tool_calls` /
- * `role: 'tool'` records (a summary as a text message of its own role).
+ * `role: 'tool'` records (a summary as a text message of its own role). A message of a role outside those (an agent
+ * harness's `{"role": "exit", …}`) is not read: it is kept in the envelope as it is, reported as a warning, and
+ * written back in place (see {@link CarriedItem}), so no summary can take it in.
  */
 export const openaiFormat: TranscriptFormatV1 = {
   specificationVersion: 'v1',
