@@ -3,7 +3,7 @@
  * tokens and rates over cuts with their medians, p95 and bootstrap intervals; `full` against gold; B3's losses.
  */
 import { ARMS, type ArmName } from './arms.js'
-import type { CutResult, Tally } from './evaluate.js'
+import type { ArmCutResult, CutResult, Tally } from './evaluate.js'
 import { aggregate, share, type Aggregate } from './metrics.js'
 
 /** One arm over a group of cuts. */
@@ -22,8 +22,16 @@ export interface ArmAggregate {
   readonly futureRecall: Aggregate
   /** Σ kept / Σ future-referenced over the group. */
   readonly futurePooled: { readonly kept: number; readonly total: number; readonly share: number | null }
-  /** B3: future-reference recall over the cuts it did not refuse (a refusal keeps everything, so it must not count as a win). */
-  readonly futureRecallAccepted?: Aggregate
+  /** B3 over the cuts it did not refuse (a refusal keeps everything raw, so it must not count as a win). */
+  readonly accepted?: {
+    readonly cuts: number
+    readonly goldKept: Aggregate
+    readonly goldKeptOutside: Aggregate
+    readonly futureRecall: Aggregate
+    readonly futurePooled: { readonly kept: number; readonly total: number; readonly share: number | null }
+    readonly tokens: Aggregate
+    readonly compression: Aggregate
+  }
   readonly tokens: Aggregate
   readonly compression: Aggregate
   /** Invented identifiers: the total, and per cut. */
@@ -119,14 +127,7 @@ export function aggregateArm(cuts: readonly CutResult[], arm: ArmName, seed: num
     goldKeptOutside: aggregate(results.map(({ cut, arm: result }) => share(result.keptOutside, cut.goldOutside)), options),
     futureRecall: aggregate(withFuture.map(({ cut, arm: result }) => share(result.futureKept, cut.future)), options),
     futurePooled: { kept, total, share: share(kept, total) },
-    ...(arm === 'B3'
-      ? {
-          futureRecallAccepted: aggregate(
-            withFuture.filter(({ arm: result }) => result.outcome !== 'refused').map(({ cut, arm: result }) => share(result.futureKept, cut.future)),
-            options,
-          ),
-        }
-      : {}),
+    ...(arm === 'B3' ? { accepted: acceptedOnly(results.filter(({ arm: result }) => result.outcome !== 'refused'), seed) } : {}),
     tokens: aggregate(results.map(({ arm: result }) => result.tokens), options),
     compression: aggregate(results.map(({ arm: result }) => result.compression), options),
     invented: {
@@ -137,6 +138,26 @@ export function aggregateArm(cuts: readonly CutResult[], arm: ArmName, seed: num
     ...(hasVendor
       ? { tokensVsVendor: aggregate(results.map(({ cut, arm: result }) => (cut.arms.vendor ? share(result.tokens, cut.arms.vendor.tokens) : null)), options) }
       : {}),
+  }
+}
+
+function acceptedOnly(results: ReadonlyArray<{ cut: CutResult; arm: ArmCutResult }>, seed: number): NonNullable<ArmAggregate['accepted']> {
+  const options = { seed }
+  const withFuture = results.filter(({ cut }) => cut.future > 0)
+  let kept = 0
+  let total = 0
+  for (const { cut, arm } of withFuture) {
+    kept += arm.futureKept
+    total += cut.future
+  }
+  return {
+    cuts: results.length,
+    goldKept: aggregate(results.map(({ cut, arm }) => share(arm.kept, cut.gold)), options),
+    goldKeptOutside: aggregate(results.map(({ cut, arm }) => share(arm.keptOutside, cut.goldOutside)), options),
+    futureRecall: aggregate(withFuture.map(({ cut, arm }) => share(arm.futureKept, cut.future)), options),
+    futurePooled: { kept, total, share: share(kept, total) },
+    tokens: aggregate(results.map(({ arm }) => arm.tokens), options),
+    compression: aggregate(results.map(({ arm }) => arm.compression), options),
   }
 }
 

@@ -74,8 +74,11 @@ describe('aggregateArm', () => {
     expect(a.futureRecall.n).toBe(2)
     expect(a.futureRecall.mean).toBeCloseTo(0.75, 10)
     expect(a.futurePooled).toEqual({ kept: 8, total: 10, share: 0.8 })
-    // Accepted cuts only: 2/4.
-    expect(a.futureRecallAccepted!.mean).toBeCloseTo(0.5, 10)
+    // Accepted cuts only: 2/4, and the tokens of the two accepted cuts (100, 300).
+    expect(a.accepted!.cuts).toBe(2)
+    expect(a.accepted!.futureRecall.mean).toBeCloseTo(0.5, 10)
+    expect(a.accepted!.futurePooled).toEqual({ kept: 2, total: 4, share: 0.5 })
+    expect(a.accepted!.tokens.median).toBe(200)
     // Gold kept: 5/10, 10/10, 10/10.
     expect(a.goldKept.mean).toBeCloseTo(25 / 30, 10)
     // Tokens against the vendor: 2, 3, 2.5.

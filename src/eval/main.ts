@@ -14,7 +14,7 @@ import { aggregateArms, aggregateEstimator, aggregateMisses, aggregatePlanted } 
 import { type CutResult, type EvalInput, type Miss, evaluateInput } from './evaluate.js'
 import { labelledSample, type LabelledSample } from './labelled.js'
 import { generateScenarios, PLANTED_KINDS } from './scenarios.js'
-import { armTable, estimatorTable, missTable, percent, plantedTable, realCutTable } from './table.js'
+import { armTable, estimatorTable, labelledTable, missTable, percent, plantedTable, realCutTable } from './table.js'
 
 /** The record's settings and the eval's defaults. */
 const SETTINGS = { seed: 1, sessions: 40, narrativeOnly: 4, slot: 2000, budget: 128_000, highWaterMark: 0.85, compactFraction: 0.4, resamples: 2000 } as const
@@ -170,7 +170,8 @@ async function run(args: Arguments): Promise<void> {
   const estimatorGroups = aggregateEstimator(cuts)
   const missGroups = aggregateMisses(cuts)
   const planted = aggregatePlanted(cuts)
-  const labelled: LabelledSample = await labelledSample(estimator)
+  const byFile = new Map(inputs.filter((input) => input.set !== 'generator').map((input) => [input.name, input.transcript]))
+  const labelled: LabelledSample = labelledSample(estimator, byFile)
   const narrativeCuts = cuts.filter((cut) => cut.narrativeOnly)
   const narrative = { cuts: narrativeCuts.length, refused: narrativeCuts.filter((cut) => cut.arms.B3?.outcome === 'refused').length }
 
@@ -213,7 +214,10 @@ async function run(args: Arguments): Promise<void> {
   }
   if (narrative.cuts > 0) lines.push(`Narrative-only sessions: ${narrative.cuts} cuts, B3 refused ${narrative.refused}.`, '')
   lines.push('## Estimator `full` against gold (an item matches when one text contains the other)', '', estimatorTable(estimatorGroups), '')
-  lines.push(labelled.available ? `Labelled sample: ${labelled.line}` : `Labelled sample: not available yet (${labelled.reason}).`, '')
+  if (labelled.available) {
+    const missing = labelled.missing.length > 0 ? `; ${labelled.missing.length} sampled transcripts not among the inputs` : ''
+    lines.push(`### Against the hand-labelled sample (${labelled.transcripts} transcripts${missing})`, '', labelledTable(labelled), '')
+  } else lines.push(`Labelled sample: not available yet (${labelled.reason}).`, '')
   lines.push('## B3 misses: future-referenced gold items B3 lost, by kind (rows) and source of the item (columns)', '')
   for (const [group, aggregate] of Object.entries(missGroups)) {
     if (aggregate.future === 0) continue

@@ -55,6 +55,7 @@ describe('survival and future references', () => {
       { role: 'tool', parts: [{ type: 'tool-result', callId: 'c', content: 'secret output', isError: false }] },
     ]
     expect(argumentStrings({ command: 'a\nb', n: 3, flags: [true] })).toEqual(['a\nb', '3', 'true'])
+    expect(argumentStrings({ command: ['node', '--version'], files: [['a.py'], 'b.py'] })).toEqual(['node --version', 'a.py', 'b.py'])
     expect(renderPlain(segment)).toBe('go\nbash\na\nb\n3\ntrue\n\nsecret output')
     expect(renderPlain(segment, { maskToolOutput: '[x]' })).toBe('go\nbash\na\nb\n3\ntrue\n\n[x]')
   })

@@ -34,12 +34,16 @@ export function distinctGold(items: readonly GoldItem[]): DistinctGold[] {
   }))
 }
 
-/** The string leaves of a tool call's arguments, in order (numbers and booleans as written). */
+/**
+ * The string leaves of a tool call's arguments, in order (numbers and booleans as written); an array of strings is one
+ * leaf, its elements joined by spaces (an argv such as `["node", "--version"]` reads as `node --version`).
+ */
 export function argumentStrings(value: unknown): string[] {
   const out: string[] = []
   const visit = (node: unknown): void => {
     if (typeof node === 'string') out.push(node)
     else if (typeof node === 'number' || typeof node === 'boolean') out.push(String(node))
+    else if (Array.isArray(node) && node.length > 0 && node.every((element) => typeof element === 'string')) out.push(node.join(' '))
     else if (Array.isArray(node)) for (const element of node) visit(element)
     else if (node !== null && typeof node === 'object') for (const element of Object.values(node)) visit(element)
   }

@@ -4,6 +4,7 @@
 import type { ArmAggregate, EstimatorAggregate, MissAggregate } from './aggregate.js'
 import { ARMS, type ArmName } from './arms.js'
 import type { CutResult, Tally } from './evaluate.js'
+import type { LabelledCounts, LabelledResult } from './labelled.js'
 import type { Aggregate } from './metrics.js'
 
 /** percent(0.1234) = `12.3%`; null = `—`. */
@@ -57,10 +58,13 @@ export function armTable(groups: Record<string, Partial<Record<ArmName, ArmAggre
         `${fixed(a.tokens.median)} (${fixed(a.tokens.p95)})`, fixed(a.compression.median, 1), String(a.invented.total),
         ...(options.planted ? [a.planted ? `${percent(a.planted.share)} (${a.planted.kept}/${a.planted.total})` : '—'] : []),
       ])
-      if (arm === 'B3' && a.futureRecallAccepted && a.refused > 0) {
+      if (arm === 'B3' && a.accepted && a.refused > 0) {
+        const b = a.accepted
         rows.push([
-          group, 'B3, accepted cuts only', String(a.cuts - a.refused), '—', '—', '—', '—',
-          meanWithInterval(a.futureRecallAccepted), percent(a.futureRecallAccepted.min), '—', '—', '—', '—', ...(options.planted ? ['—'] : []),
+          group, 'B3, accepted cuts only', String(b.cuts), '—', '—', meanWithInterval(b.goldKept), meanWithInterval(b.goldKeptOutside),
+          `${meanWithInterval(b.futureRecall)}${b.futureRecall.n < b.cuts ? ` (n=${b.futureRecall.n})` : ''}`, percent(b.futureRecall.min),
+          `${percent(b.futurePooled.share)} (${b.futurePooled.kept}/${b.futurePooled.total})`, `${fixed(b.tokens.median)} (${fixed(b.tokens.p95)})`,
+          fixed(b.compression.median, 1), '—', ...(options.planted ? ['—'] : []),
         ])
       }
     }
@@ -140,4 +144,17 @@ export function tallyLine(tally: Tally): string {
     .sort(([, a], [, b]) => b - a)
     .map(([key, count]) => `${key} ${count}`)
     .join(', ')
+}
+
+/** labelledTable(sample) = precision of `full` and gold on the labelled sample, overall and per kind of each extractor. */
+export function labelledTable(sample: { readonly full: LabelledResult; readonly gold: LabelledResult }): string {
+  const row = (extractor: string, kind: string, counts: LabelledCounts): string[] => [
+    extractor, kind, String(counts.labelled), String(counts.state), String(counts.notState), percent(counts.precision), String(counts.unlabelled),
+  ]
+  const rows: string[][] = []
+  for (const [extractor, result] of [['full', sample.full], ['gold', sample.gold]] as const) {
+    rows.push(row(extractor, 'all', result))
+    for (const [kind, counts] of Object.entries(result.byKind)) rows.push(row(extractor, kind, counts))
+  }
+  return markdownTable(['extractor', 'kind', 'labelled', 'state', 'not state', 'precision', 'not labelled'], rows)
 }
