@@ -30,9 +30,11 @@ export function describeRefusal(refusal: Refusal): string {
       ? `no split fits the summary budget ${refusal.budget}`
       : refusal.reason === 'range-cuts-unit'
         ? `the range cuts ${units}`
-        : refusal.reason === 'estimator-inconsistent'
-          ? `the estimator's estimate disagrees with its extract for ${units}`
-          : `${units} ${refusal.units.length === 1 ? 'does' : 'do'} not fit${refusal.reason === 'would-cut-unit' ? ' without cutting a causal unit' : ''}`
+        : refusal.reason === 'no-gain'
+          ? `a summary keeping the floor would cost at least ${floor.total} tokens, not less than the ${refusal.tokens} tokens it replaces (budget ${refusal.budget})`
+          : refusal.reason === 'estimator-inconsistent'
+            ? `the estimator's estimate disagrees with its extract for ${units}`
+            : `${units} ${refusal.units.length === 1 ? 'does' : 'do'} not fit${refusal.reason === 'would-cut-unit' ? ' without cutting a causal unit' : ''}`
   const options = refusal.options.map(describeOption).join('; or ')
   return `${head}: refusing to compact (${refusal.reason}): ${why}${options ? `. Options: ${options}` : ''}. Do not shorten the summary.`
 }

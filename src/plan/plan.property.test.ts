@@ -161,8 +161,15 @@ describe.each(ESTIMATORS)('planCompaction properties (%s)', (_name, chosen) => {
         const options = toOptions(generated, messages)
         const plan = planCompaction({ messages, estimator, tokenizer: charsTokenizer }, options)
         expect(plan.floor.total).toBe(floorOf(messages, 0, messages.length))
-        if (plan.kind === 'compact') expect(plan.slot).toBeGreaterThanOrEqual(plan.floor.total)
-        else expect(plan.floor.total).toBeGreaterThan(options.slot)
+        const budget = options.budget ?? tokensOf(messages) - 1
+        if (plan.kind === 'compact') {
+          expect(plan.slot).toBeGreaterThanOrEqual(plan.floor.total)
+          // A summary never costs more than what it replaces: the slot is capped at the budget.
+          expect(plan.slot).toBe(Math.min(options.slot, budget))
+        } else if (plan.kind === 'refuse' && plan.reason === 'no-gain') {
+          expect(plan.floor.total).toBeLessThanOrEqual(options.slot)
+          expect(plan.floor.total).toBeGreaterThan(budget)
+        } else expect(plan.floor.total).toBeGreaterThan(options.slot)
       }),
       settings,
     )
@@ -189,6 +196,29 @@ describe.each(ESTIMATORS)('planCompaction properties (%s)', (_name, chosen) => {
       }),
       settings,
     )
+  })
+
+  test('"raise the slot to N": the plan at N compacts or splits, at N - 1 it refuses', () => {
+    let named = 0
+    let searched = 0
+    fc.assert(
+      fc.property(run, ([messages, generated]) => {
+        const options = toOptions(generated, messages)
+        const plan = planCompaction({ messages, estimator, tokenizer: charsTokenizer }, options)
+        if (plan.kind !== 'refuse') return
+        for (const option of plan.options) {
+          if (option.kind !== 'raise-slot') continue
+          named++
+          // Above every offending unit's floor, the number came from the search, not from a unit.
+          if (plan.units.every((unit) => unit.floor < option.slot)) searched++
+          expect(planCompaction({ messages, estimator, tokenizer: charsTokenizer }, { ...options, slot: option.slot }).kind).not.toBe('refuse')
+          expect(planCompaction({ messages, estimator, tokenizer: charsTokenizer }, { ...options, slot: option.slot - 1 }).kind).toBe('refuse')
+        }
+      }),
+      { ...settings, numRuns: 300 },
+    )
+    expect(named).toBeGreaterThan(10)
+    expect(searched).toBeGreaterThan(0)
   })
 
   test('the plan is deterministic', () => {

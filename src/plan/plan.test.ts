@@ -110,7 +110,8 @@ describe('planCompaction: split', () => {
 
 describe('planCompaction: causal units', () => {
   test('never cuts a tool call from its result: a pair too big for the slot refuses', () => {
-    const messages = [user(`go${filler}`), assistant(`TOKEN1x800${filler}`, call('a', 'read', { path: 'x' })), result('a', `TOKEN2x800${filler}`)]
+    const long = filler.repeat(4)
+    const messages = [user(`go${long}`), assistant(`TOKEN1x800${long}`, call('a', 'read', { path: 'x' })), result('a', `TOKEN2x800${long}`)]
     const refusal = plan(messages, { slot: 1500 }) as Refusal
     expect(refusal).toMatchObject({ kind: 'refuse', reason: 'would-cut-unit', floor: { total: 1920 }, slot: 1500 })
     expect(refusal.units).toEqual([expect.objectContaining({ kind: 'tool-pair', range: [1, 3], floor: 1920 })])
@@ -233,6 +234,57 @@ describe('planCompaction: budget', () => {
   })
 })
 
+describe('planCompaction: raise the slot', () => {
+  test('the named slot is found by search when the largest unit alone does not make the plan fit the budget', () => {
+    // Each message alone has a floor of 960; two share TOKEN9, three share it twice. At 960 three parts cost 2,880 and
+    // at 1,560 two cost 2,520, both over the budget of 2,500; only compacting all at 2,160 fits it.
+    const messages = [user('TOKEN1x500 TOKEN9x300'), user('TOKEN2x500 TOKEN9x300'), user('TOKEN3x500 TOKEN9x300')]
+    const options = { slot: 900, slotRounding: 1, budget: 2500 }
+    const refusal = plan(messages, options) as Refusal
+    expect(refusal).toMatchObject({ kind: 'refuse', reason: 'unit-exceeds-slot' })
+    expect(refusal.units.map((unit) => unit.floor)).toEqual([960, 960, 960])
+    expect(refusal.options[0]).toEqual({ kind: 'raise-slot', slot: 2160 })
+    expect(plan(messages, { ...options, slot: 2160 }).kind).toBe('compact')
+    for (const slot of [2159, 1560, 960]) expect(plan(messages, { ...options, slot })).toMatchObject({ kind: 'refuse', reason: 'budget-exceeded' })
+  })
+
+  test('a budget refusal names the smallest slot that plans, not the whole floor', () => {
+    // Slot 1,000: three parts (960 each) break the budget of 2,600; from 1,560 two parts cost 1,560 + 960 = 2,520.
+    const messages = [user('TOKEN1x500 TOKEN9x300'), user('TOKEN2x500 TOKEN9x300'), user('TOKEN3x500 TOKEN9x300')]
+    const options = { slot: 1000, slotRounding: 1, budget: 2600 }
+    const refusal = plan(messages, options) as Refusal
+    expect(refusal).toMatchObject({ kind: 'refuse', reason: 'budget-exceeded' })
+    expect(refusal.options).toContainEqual({ kind: 'raise-slot', slot: 1560 })
+    expect(plan(messages, { ...options, slot: 1560 }).kind).toBe('split')
+    expect(plan(messages, { ...options, slot: 1559 }).kind).toBe('refuse')
+  })
+
+  test('no slot is named when no slot can plan (the floor costs more than the messages)', () => {
+    const refusal = plan([user('TOKEN1x3000')], { slot: 2000 }) as Refusal
+    expect(refusal.reason).toBe('unit-exceeds-slot')
+    expect(refusal.options.some((option) => option.kind === 'raise-slot')).toBe(false)
+  })
+})
+
+describe('planCompaction: no gain', () => {
+  test('a slot above the range\'s tokens is capped at tokens - 1: the summary never costs more than what it replaces', () => {
+    const messages = [user(`TOKEN1x100${filler}`), assistant(`TOKEN2x50${filler}`)]
+    const tokens = messages.reduce((sum, message) => sum + charsTokenizer.count(renderMessage(message).text), 0)
+    expect(plan(messages, { slot: 4000 })).toMatchObject({ kind: 'compact', slot: tokens - 1, requestedSlot: 4000, tokens })
+    expect(plan(messages, { slot: tokens - 1 })).not.toHaveProperty('requestedSlot')
+    expect(plan(messages, { slot: 4000, budget: 300 })).toMatchObject({ kind: 'compact', slot: 300, requestedSlot: 4000 })
+  })
+
+  test('a floor not below the tokens it would replace refuses with no-gain', () => {
+    const refusal = plan([user('TOKEN1x40 TOKEN2x40')], { slot: 4000 }) as Refusal
+    expect(refusal).toMatchObject({ kind: 'refuse', reason: 'no-gain', floor: { total: 96 }, tokens: 5, budget: 4, options: [{ kind: 'raise-budget', budget: 96 }] })
+    expect(() => planCompactionOrThrow({ messages: [user('TOKEN1x40 TOKEN2x40')], estimator, tokenizer: charsTokenizer }, { slot: 4000 })).toThrow(
+      /no-gain.*at least 96 tokens, not less than the 5 tokens it replaces/,
+    )
+    expect(plan([user('TOKEN1x40 TOKEN2x40')], { slot: 4000, budget: 96 }).kind).toBe('compact')
+  })
+})
+
 describe('planCompaction: margin rounding', () => {
   test("mirrors an estimator that rounds its margin down, even when the whole segment's margin is a whole number", () => {
     // Floor rounding at 25%: [0,1) costs 63 + 15 and [1,4) 17 + 4, 99 in all; priced with ceil they would cost 101,
@@ -281,7 +333,7 @@ describe('planCompaction: 10,000 messages', () => {
 describe('planCompactionOrThrow', () => {
   test('returns plans and throws CompactionFloorError stating slot, floor, irreducible and margin', () => {
     expect(planCompactionOrThrow({ messages: twoTurns(), estimator, tokenizer: charsTokenizer }, { slot: 2000 }).kind).toBe('split')
-    const messages = [user('TOKEN1x3000')]
+    const messages = [user(`TOKEN1x3000 ${'z'.repeat(16_000)}`)]
     let error: unknown
     try {
       planCompactionOrThrow({ messages, estimator, tokenizer: charsTokenizer }, { slot: 2000 })

@@ -386,14 +386,19 @@ function bestOptions(options: Array<RefusalOption | undefined>, limit: number): 
     .slice(0, limit)
 }
 
-/** The smallest slot (binary search between the largest unit's floor and the whole floor) at which a plan exists. */
-function smallestWorkingSlot(context: Context, from: number, to: number, settings: Settings, lowest: number, whole: number): number {
+/**
+ * A slot at which the local range gets a plan, searched between `failing` (known to refuse) and `candidate`: the
+ * returned slot N is checked to plan and N - 1 to refuse (a binary search keeping both ends checked, so its answer
+ * holds even where a larger slot does not always help, as part slots grow with it). Undefined when `candidate`
+ * refuses too.
+ */
+function smallestWorkingSlot(context: Context, from: number, to: number, settings: Settings, failing: number, candidate: number): number | undefined {
   const works = (slot: number) => decide(context, from, to, { ...settings, slot }, false).kind !== 'refuse'
-  if (lowest >= whole || works(lowest)) return lowest
-  let low = lowest
-  let high = whole
-  for (let step = 0; step < 20 && high - low > 1; step++) {
-    const middle = Math.floor((low + high) / 2)
+  if (candidate <= failing || !works(candidate)) return undefined
+  let low = failing
+  let high = candidate
+  while (high - low > 1) {
+    const middle = low + Math.floor((high - low) / 2)
     if (works(middle)) high = middle
     else low = middle
   }
@@ -468,23 +473,38 @@ function splitPlan(context: Context, from: number, to: number, settings: Setting
   }
 }
 
+/**
+ * The refusal when even the floor costs at least what the range holds: `no-gain`, a summary could not be smaller
+ * than the messages it replaces. The one option: a budget as large as the floor (accepting a summary that saves
+ * nothing).
+ */
+function noGain(context: Context, from: number, to: number, settings: Settings, maxSummary: number, withOptions: boolean): Refusal {
+  const whole = estimateRange(context, from, to)
+  const options: RefusalOption[] = withOptions ? [{ kind: 'raise-budget', budget: whole.total }] : []
+  return { ...refusal(context, from, to, settings, 'no-gain', [], options), budget: maxSummary }
+}
+
 /** The record's three-way decision for the local range `[from, to)`, whose ends are allowed cuts. */
 function decide(context: Context, from: number, to: number, settings: Settings, withOptions: boolean): CompactionPlan {
   const whole = estimateRange(context, from, to)
   const tokens = tokensOf(context, from, to)
+  const maxSummary = settings.budget ?? tokens - 1
   if (whole.total <= settings.slot) {
+    // A summary never costs more than what it replaces: the slot is capped at the budget, and a floor above it refuses.
+    if (to > from && whole.total > maxSummary) return noGain(context, from, to, settings, maxSummary, withOptions)
+    const slot = to > from ? Math.min(settings.slot, maxSummary) : settings.slot
     return {
       kind: 'compact',
       range: rangeOf(context, from, to),
       floor: summaryOf(whole),
-      slot: settings.slot,
+      slot,
       tokens,
       guard: 'on',
       items: markItems(context, whole.items),
       state: stateIn(context, from, to),
+      ...(slot < settings.slot ? { requestedSlot: settings.slot } : {}),
     }
   }
-  const maxSummary = settings.budget ?? tokens - 1
   const bounds = blockBounds(context, from, to)
 
   // Units that cannot fit on their own decide the refusal before any search.
@@ -501,8 +521,10 @@ function decide(context: Context, from: number, to: number, settings: Settings, 
     const reason: RefusalReason = oversized.every((block) => block.cuttable) ? 'would-cut-unit' : 'unit-exceeds-slot'
     const units = oversized.map((block) => offendingBlock(context, block.from, block.to))
     if (!withOptions) return refusal(context, from, to, settings, reason, units, [])
+    // At the largest unit's floor minus one that unit still does not fit: the search starts there.
     const lowest = Math.max(...units.map((unit) => unit.floor))
-    const options: RefusalOption[] = [{ kind: 'raise-slot', slot: smallestWorkingSlot(context, from, to, settings, lowest, whole.total) }]
+    const slot = smallestWorkingSlot(context, from, to, settings, lowest - 1, Math.max(whole.total, lowest))
+    const options: RefusalOption[] = slot === undefined ? [] : [{ kind: 'raise-slot', slot }]
     const gaps: Array<RefusalOption | undefined> = []
     let cursor = from
     for (const block of oversized) {
@@ -518,7 +540,11 @@ function decide(context: Context, from: number, to: number, settings: Settings, 
   const fewest = fewestParts(problem)
   if (!fewest) return refusal(context, from, to, settings, 'estimator-inconsistent', [], withOptions ? [acceptRisk(whole, settings)] : [])
   const first = toParts(context, bounds, fewest, settings)
-  if (first.misfit) return refusal(context, from, to, settings, 'estimator-inconsistent', [first.misfit], withOptions ? [{ kind: 'raise-slot', slot: first.misfit.floor }, acceptRisk(whole, settings)] : [])
+  if (first.misfit) {
+    const slot = withOptions ? smallestWorkingSlot(context, from, to, settings, settings.slot, Math.max(first.misfit.floor, whole.total)) : undefined
+    const options: RefusalOption[] = withOptions ? [...(slot === undefined ? [] : [{ kind: 'raise-slot' as const, slot }]), acceptRisk(whole, settings)] : []
+    return refusal(context, from, to, settings, 'estimator-inconsistent', [first.misfit], options)
+  }
   const firstCost = first.parts.reduce((sum, part) => sum + part.slot, 0)
   if (firstCost <= maxSummary) return splitPlan(context, from, to, settings, first.parts, 'fewest-parts')
 
@@ -548,7 +574,8 @@ function decide(context: Context, from: number, to: number, settings: Settings, 
     .map((part) => ({ kind: 'part', range: part.range, floor: part.floor, items: largestItems(part.items) }))
   if (!withOptions) return refusal(context, from, to, settings, 'budget-exceeded', units, [])
   const options: RefusalOption[] = [{ kind: 'raise-budget', budget: cheapestCost }]
-  if (partSlot({ ...settings, slot: whole.total }, whole.total) <= maxSummary) options.push({ kind: 'raise-slot', slot: whole.total })
+  const raised = smallestWorkingSlot(context, from, to, settings, settings.slot, whole.total)
+  if (raised !== undefined) options.push({ kind: 'raise-slot', slot: raised })
   // The run of blocks where compaction frees the most (tokens minus floor: old tool outputs, long narrative).
   let bestGain = 0
   let bestRange: [number, number] | undefined
@@ -589,7 +616,9 @@ function guardOf(options: PlanOptions): GuardMode {
  * default ceil(irreducible × 0.2)); segment `tokens` = the sum over messages of `tokenizer.count(renderMessage(m).text)`;
  * the floor of a range prices each distinct item text once.
  *
- * - **compact** when `slot >= floor.total`.
+ * - **compact** when `slot >= floor.total`, into `min(slot, budget)` tokens (a summary never costs more than the
+ *   messages it replaces; `requestedSlot` then keeps the configured slot), or **refuse** with `no-gain` when the
+ *   floor itself exceeds the budget.
  * - **split** otherwise, when the segment can be cut between units into parts whose floors each fit the slot and
  *   whose part slots (`min(slot, floor rounded up to slotRounding)`) add up to at most the budget (default:
  *   `tokens - 1`, the compaction must free tokens). Among such partitions: fewest parts, then fewest summary
@@ -599,7 +628,8 @@ function guardOf(options: PlanOptions): GuardMode {
  *   `estimator.estimate` on each part.
  * - **refuse** when a unit alone exceeds the slot (`unit-exceeds-slot`; `would-cut-unit` when its messages would
  *   fit separately), when no partition fits the budget (`budget-exceeded`), or when the segment's own boundary cuts
- *   a unit (`range-cuts-unit`). The refusal lists the units with their largest items and options with numbers.
+ *   a unit (`range-cuts-unit`). The refusal lists the units with their largest items and options with numbers; a `raise-slot` option names a slot
+ *   N that plans while N - 1 refuses.
  *
  * Causal units: tool pairs (always), `linkers` (default: error → fix, see `createErrorFixLinker`), changed
  * decisions (`linkSuperseded`, within `supersededWindow`), and the caller's `units`. Changed decisions are marked
@@ -638,15 +668,23 @@ export function planCompaction(segment: PlanSegment, options: PlanOptions): Comp
 
   const guard = guardOf(options)
   if (guard !== 'on') {
+    const tokens = tokensOf(context, 0, n)
+    const maxSummary = settings.budget ?? tokens - 1
+    const wanted = guard === 'unconstrained' ? Math.max(settings.slot, whole.total) : settings.slot
+    // Without a floor to keep the summary still may not cost what it replaces; unconstrained still keeps the floor.
+    const needed = guard === 'unconstrained' ? whole.total : 1
+    if (n > 0 && needed > maxSummary) return noGain(context, 0, n, settings, maxSummary, true)
+    const slot = n > 0 ? Math.min(wanted, maxSummary) : wanted
     return {
       kind: 'compact',
       range: rangeOf(context, 0, n),
       floor: summaryOf(whole),
-      slot: guard === 'unconstrained' ? Math.max(settings.slot, whole.total) : settings.slot,
-      tokens: tokensOf(context, 0, n),
+      slot,
+      tokens,
       guard,
       items: markItems(context, whole.items),
       state: stateIn(context, 0, n),
+      ...(slot < wanted ? { requestedSlot: wanted } : {}),
     }
   }
   return decide(context, 0, n, settings, true)

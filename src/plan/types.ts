@@ -97,8 +97,13 @@ export interface CompactPlan {
   readonly range: MessageRange
   /** The segment's floor (authoritative: `estimator.estimate`). */
   readonly floor: FloorSummary
-  /** The slot the summary gets: the configured slot (unconstrained: at least the floor). */
+  /**
+   * The slot the summary gets: the configured slot (unconstrained: at least the floor), capped at the budget
+   * (`tokens - 1` by default), so the summary never costs more than the messages it replaces.
+   */
   readonly slot: number
+  /** The slot asked for, when the cap made `slot` smaller. */
+  readonly requestedSlot?: number
   /** Tokens of the messages being replaced (`renderMessage` text, counted per message). */
   readonly tokens: number
   readonly guard: GuardMode
@@ -156,6 +161,8 @@ export type RefusalReason =
   | 'range-cuts-unit'
   /** The estimator's `estimate` disagrees with its own `extract` so that a planned part does not fit. */
   | 'estimator-inconsistent'
+  /** The floor is not below the budget (default `tokens - 1`): no summary could cost less than the messages it replaces. */
+  | 'no-gain'
 
 /** A unit named in a refusal, with its largest items. */
 export interface OffendingUnit {
@@ -227,7 +234,8 @@ export interface PlanOptions {
   /** The summary slot, in tokens: compact when `slot >= floor.total`. */
   readonly slot: number
   /**
-   * Most tokens the summaries of a split may cost in all (sum of part slots).
+   * Most tokens the summary, or the summaries of a split in all (sum of part slots), may cost; a compact plan's slot
+   * is capped at it.
    * @default tokens - 1 (the compaction must free at least one token)
    */
   readonly budget?: number

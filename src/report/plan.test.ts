@@ -7,7 +7,7 @@ const estimator = createTestEstimator()
 
 describe('describePlan / planDecisionJson', () => {
   test('a refusal lists units with their largest items and the options with numbers', () => {
-    const plan = planCompaction({ messages: [user('TOKEN1x3000 TOKEN2x10')], estimator, tokenizer: charsTokenizer }, { slot: 2000 })
+    const plan = planCompaction({ messages: [user(`TOKEN1x3000 TOKEN2x10 ${'z'.repeat(16_000)}`)], estimator, tokenizer: charsTokenizer }, { slot: 2000 })
     const lines = describePlan(plan)
     expect(lines).toContain('decision: REFUSE (unit-exceeds-slot): keep messages 0–1 uncompacted')
     expect(lines).toContain('  message messages 0–1: floor 3612')
@@ -20,6 +20,13 @@ describe('describePlan / planDecisionJson', () => {
       options: [{ kind: 'raise-slot', slot: 3612 }, { kind: 'accept-risk', shortfall: 1612 }],
     })
     expect(JSON.parse(JSON.stringify(planDecisionJson(plan)))).toEqual(planDecisionJson(plan))
+  })
+
+  test('a compact plan whose slot was capped says so, in the report and the JSON', () => {
+    const plan = planCompaction({ messages: [user(`TOKEN1x30 ${'z'.repeat(400)}`)], estimator, tokenizer: charsTokenizer }, { slot: 4000 })
+    expect(plan).toMatchObject({ kind: 'compact', slot: 102, requestedSlot: 4000 })
+    expect(describePlan(plan)).toContain('decision: COMPACT messages 0–1 into 102 tokens (slot 4000 capped at 102: a summary must cost less than the 103 tokens it replaces)')
+    expect(planDecisionJson(plan)).toMatchObject({ kind: 'compact', slot: 102, requestedSlot: 4000 })
   })
 
   test('a key changed many times shows its first values and its current one', () => {

@@ -1,5 +1,5 @@
 import { describeOption, describeRefusal } from '../plan/compaction-floor-error.js'
-import type { CompactionPlan, StateValue } from '../plan/types.js'
+import type { CompactionPlan, CompactPlan, StateValue } from '../plan/types.js'
 import { clip } from './_text.js'
 
 /**
@@ -14,7 +14,8 @@ export function planDecisionJson(plan: CompactionPlan): Record<string, unknown> 
         guard: plan.guard,
         range: [...plan.range],
         slot: plan.slot,
-        message: `slot ${plan.slot} >= floor ${plan.floor.total} (irreducible ${plan.floor.irreducible} + margin ${plan.floor.margin})${plan.guard === 'on' ? '' : `; guard off: ${plan.guard}`}`,
+        ...(plan.requestedSlot === undefined ? {} : { requestedSlot: plan.requestedSlot }),
+        message: `slot ${plan.slot} >= floor ${plan.floor.total} (irreducible ${plan.floor.irreducible} + margin ${plan.floor.margin})${capNote(plan)}${plan.guard === 'on' ? '' : `; guard off: ${plan.guard}`}`,
       }
     case 'split':
       return {
@@ -45,6 +46,11 @@ export function planDecisionJson(plan: CompactionPlan): Record<string, unknown> 
 }
 
 
+/** `; slot 4000 capped at 3397, the segment's tokens - 1` when the plan's slot was capped at the budget. */
+function capNote(plan: CompactPlan): string {
+  return plan.requestedSlot === undefined ? '' : ` (slot ${plan.requestedSlot} capped at ${plan.slot}: a summary must cost less than the ${plan.tokens} tokens it replaces)`
+}
+
 /** One line per changed key (at most 20), its first values and always its current one. */
 function describeState(state: readonly StateValue[]): string[] {
   const byKey = new Map<string, StateValue[]>()
@@ -66,7 +72,7 @@ function describeState(state: readonly StateValue[]): string[] {
 export function describePlan(plan: CompactionPlan): string[] {
   const lines = [`floor ${plan.floor.total} tokens = irreducible ${plan.floor.irreducible} + margin ${plan.floor.margin}   (slot ${plan.slot}, ${plan.tokens} tokens in the segment)`, '']
   if (plan.kind === 'compact') {
-    lines.push(`decision: COMPACT messages ${plan.range[0]}–${plan.range[1]} into ${plan.slot} tokens${plan.guard === 'on' ? '' : ` (guard off: ${plan.guard})`}`)
+    lines.push(`decision: COMPACT messages ${plan.range[0]}–${plan.range[1]} into ${plan.slot} tokens${capNote(plan)}${plan.guard === 'on' ? '' : ` (guard off: ${plan.guard})`}`)
   } else if (plan.kind === 'split') {
     lines.push(`decision: SPLIT into ${plan.parts.length} summaries, ${plan.summaryTokens} tokens in all (budget ${plan.budget}), freeing ${plan.frees}`)
     plan.parts.forEach((part, index) => {
