@@ -32,6 +32,7 @@ export {
   writeTranscript,
 } from './read.js'
 export { HEAD_LENGTH, headOf, sourceFromString } from './source.js'
+export { type CompactedRange, type WriteCompactedOptions, writeCompacted } from './write-compacted.js'
 export {
   MESSAGE_SEPARATOR,
   PART_SEPARATOR,

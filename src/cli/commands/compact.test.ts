@@ -122,10 +122,14 @@ describe('floorguard compact', () => {
     expect(code).toBe(0)
     const lines = readFileSync(join(dir, 'out.jsonl'), 'utf8').split('\n')
     expect(lines[0]).toBe(CLAUDE_LINES[0])
-    expect(lines.slice(2, 4)).toEqual(CLAUDE_LINES.slice(5))
-    expect(lines[4]).toBe('')
-    const summary = JSON.parse(lines[1]!) as { isCompactSummary?: boolean; message: { content: string } }
-    expect(summary.isCompactSummary).toBe(true)
+    // As Claude Code compacts: a compact_boundary (a new root), the summary under it, and the first kept record
+    // relinked to the summary (only its parent id changes).
+    const boundary = JSON.parse(lines[1]!) as { subtype?: string; parentUuid: unknown; uuid: string }
+    expect(boundary).toMatchObject({ type: 'system', subtype: 'compact_boundary', parentUuid: null })
+    const summary = JSON.parse(lines[2]!) as { isCompactSummary?: boolean; parentUuid: unknown; uuid: string; message: { content: string } }
+    expect(summary).toMatchObject({ isCompactSummary: true, parentUuid: boundary.uuid })
+    expect(lines.slice(3, 5)).toEqual([CLAUDE_LINES[5]!.replace('"parentUuid":"u-4"', `"parentUuid":"${summary.uuid}"`), CLAUDE_LINES[6]])
+    expect(lines[5]).toBe('')
     expect(summary.message.content).toContain('EACCES: permission denied')
     const reread = await readTranscript(sourceFromString('out.jsonl', lines.join('\n')), { format: 'claude-code' })
     expect(reread.messages[0]!.parts[0]).toMatchObject({ type: 'summary' })

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
-import { compactTranscript, createSummaryMessage, type CompactResult } from '../../compact/compact.js'
+import { compactTranscript, type CompactResult } from '../../compact/compact.js'
 import { compactJson, renderCompactReport } from '../../report/compact.js'
 import { InvalidInputError } from '../../errors.js'
+import type { TokenizerV1 } from '../../spec/tokenizer.js'
 import type { Transcript } from '../../spec/transcript.js'
 import { createSummarizer } from '../../summarize/index.js'
-import { appendMessages, getFormat, readTranscript, sourceFromString, writeTranscript } from '../../transcript/index.js'
+import { getFormat, readTranscript, sourceFromString, writeCompacted } from '../../transcript/index.js'
 import { parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
 import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
 import { reportWarnings } from '../_load.js'
@@ -67,41 +68,12 @@ async function readInput(file: string | undefined, io: CliIo): Promise<{ bytes: 
   }
 }
 
-/** Byte offset where each 1-based line starts (`starts[line - 1]`), plus the length as a sentinel. */
-function lineStarts(bytes: Buffer): number[] {
-  const starts = [0]
-  for (let index = bytes.indexOf(0x0a); index !== -1; index = bytes.indexOf(0x0a, index + 1)) starts.push(index + 1)
-  if (starts[starts.length - 1] !== bytes.length) starts.push(bytes.length)
-  return starts
-}
-
 /**
- * Serializes the compacted transcript in the input's format: `write` for documents; for logs, the input's bytes
- * before each range, the format's `append` record(s) for its summary, and the bytes after it.
+ * Serializes the compacted transcript in the input's format (`writeCompacted`): documents through their writer; logs
+ * spliced, every line outside the ranges byte for byte, each range's summary as the format's own records.
  */
-export function serializeCompacted(input: Buffer, original: Transcript, result: CompactResult): Buffer {
-  const format = getFormat(original.format)
-  if (format.write) return Buffer.from(writeTranscript(result.transcript!), 'utf8')
-  if (!format.append) throw new InvalidInputError(`format ${original.format} has no writer, so a compacted copy cannot be written; convert it to openai or anthropic first`, { file: '<output>' })
-  const starts = lineStarts(input)
-  const pieces: Buffer[] = []
-  let cursor = 0
-  for (const summary of [...result.summaries].sort((a, b) => a.range[0] - b.range[0])) {
-    const first = original.messages[summary.range[0]]?.provenance
-    const last = original.messages[summary.range[1] - 1]?.provenance
-    if (first?.line === undefined || last?.line === undefined) {
-      throw new InvalidInputError(`format ${original.format} did not record line numbers for messages ${summary.range[0]}:${summary.range[1]}; cannot splice the log`, { file: '<output>' })
-    }
-    const from = starts[first.line - 1] ?? input.length
-    const to = starts[last.endLine ?? last.line] ?? input.length
-    pieces.push(input.subarray(cursor, from))
-    // A last line without a terminator must not run into the summary record.
-    if (from > 0 && input[from - 1] !== 0x0a) pieces.push(Buffer.from('\n'))
-    pieces.push(Buffer.from(appendMessages({ format: original.format, messages: [createSummaryMessage(summary.text)] }), 'utf8'))
-    cursor = to
-  }
-  pieces.push(input.subarray(cursor))
-  return Buffer.concat(pieces)
+export function serializeCompacted(input: Buffer, original: Transcript, result: CompactResult, tokenizer?: TokenizerV1): Buffer {
+  return writeCompacted({ input, transcript: original, compacted: result.transcript!, summaries: result.summaries, ...(tokenizer ? { tokenizer } : {}) })
 }
 
 /** Writes `bytes` to `path` atomically: a temp file beside it, then rename (readers never see half a file). */
@@ -165,7 +137,7 @@ export const compactCommand: CliCommand = {
     })
     let written: string | null = null
     if (result.kind !== 'refused') {
-      const bytes = serializeCompacted(input.bytes, transcript, result)
+      const bytes = serializeCompacted(input.bytes, transcript, result, tokenizer)
       if (output) {
         await writeAtomically(output, bytes)
         written = values.output as string

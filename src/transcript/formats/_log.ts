@@ -255,3 +255,31 @@ export function placeholder(block: Record<string, unknown>): string {
       return `[${type}]`
   }
 }
+
+/** What a log format's compaction hook is given for one compacted range. */
+export interface LogRangeContext {
+  /** The verified summary text. */
+  readonly text: string
+  /** The records of the lines the range removes, parsed, in file order (a line that does not parse is left out). */
+  readonly removed: readonly Record<string, unknown>[]
+  /** Tokens of the replaced messages, when the caller counted them. */
+  readonly replacedTokens?: number
+  /** The nearest record before the range in the written output (kept or written for an earlier range) that `test` accepts. */
+  before(test: (record: Record<string, unknown>) => boolean): Record<string, unknown> | undefined
+  /** The nearest kept record after the range that `test` accepts. */
+  after(test: (record: Record<string, unknown>) => boolean): Record<string, unknown> | undefined
+}
+
+/**
+ * How a log format writes a compacted range in place of its records (formats without one get their `append`
+ * records for the summary message, and kept records stay byte for byte).
+ */
+export interface LogCompaction {
+  /** The JSONL lines (each ending in `\n`) written where the range was, and the ids kept records must now point at. */
+  replace(context: LogRangeContext): { readonly lines: string; readonly relink?: ReadonlyMap<string, string> }
+  /**
+   * A kept record's line rewritten when it points at a removed record (`relink` maps removed ids to new ones), or
+   * undefined to keep the line's bytes.
+   */
+  relink?(line: string, record: Record<string, unknown>, relink: ReadonlyMap<string, string>): string | undefined
+}

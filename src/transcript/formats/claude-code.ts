@@ -32,6 +32,7 @@ import {
   expectObject,
   fail,
   type FieldLocation,
+  type LogCompaction,
   type LogReadContext,
   logReaders,
   MessageGroup,
@@ -318,6 +319,91 @@ function appendRecords(messages: readonly Message[], options: Required<ClaudeCod
     parentUuid = uuid
   }
   return out
+}
+
+/** Fields of a session record that Claude Code writes on every record of the session. */
+const SESSION_FIELDS = ['isSidechain', 'userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'agentId'] as const
+
+/** Whether a record is a native record of the conversation chain (it has a `uuid`). */
+function isChained(record: Record<string, unknown>): boolean {
+  return typeof record['uuid'] === 'string' && (record['type'] === 'user' || record['type'] === 'assistant' || record['type'] === 'system')
+}
+
+/**
+ * Writes a compacted range of a native session as Claude Code does when it compacts: a `compact_boundary` system
+ * record that starts a new chain (`parentUuid: null`, `logicalParentUuid` the record it follows in the file, which is
+ * what Claude Code's own boundary points at; null when the range starts the log), then the summary as a user record
+ * flagged `isCompactSummary` whose `parentUuid` is the boundary. The session fields (`sessionId`, `cwd`, `version`,
+ * `gitBranch`, …) are copied from the nearest record of the session, the timestamp from the last replaced record
+ * (a loader that takes the newest record as the leaf must not pick the summary). Kept records that pointed at a replaced record
+ * point at the summary, so walking `parentUuid` from the last record (how a resume rebuilds the conversation)
+ * reaches the summary and then the boundary: one root per compaction, as in Claude Code's own logs. Engram logs
+ * (records without uuids) get the plain appended summary record.
+ */
+export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}): LogCompaction {
+  const now = options.now ?? (() => new Date())
+  const randomId = options.randomId ?? randomUUID
+  return {
+    replace(context) {
+      const summary: Message = { role: 'user', parts: [{ type: 'summary', text: context.text, source: 'floorguard' }] }
+      const native = context.removed.some(isChained)
+      if (!native) return { lines: appendRecords([summary], { now, randomId }) }
+      const main = (record: Record<string, unknown>): boolean => isChained(record) && typeof record['sessionId'] === 'string'
+      const neighbour = [...context.removed].reverse().find(main) ?? context.before(main) ?? context.after(main) ?? {}
+      const session: Record<string, unknown> = {}
+      for (const key of SESSION_FIELDS) if (neighbour[key] !== undefined) session[key] = neighbour[key]
+      const previous = context.before(isChained)
+      // The replaced records' last instant, not the clock: a loader that takes the newest record for the leaf must
+      // not pick the summary over the records kept after it.
+      const stamped = [...context.removed].reverse().find((record) => typeof record['timestamp'] === 'string')
+      const timestamp = typeof stamped?.['timestamp'] === 'string' ? stamped['timestamp'] : now().toISOString()
+      const boundaryUuid = randomId()
+      const summaryUuid = randomId()
+      const boundary = {
+        parentUuid: null,
+        logicalParentUuid: previous ? previous['uuid'] : null,
+        ...session,
+        type: 'system',
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        isMeta: false,
+        timestamp,
+        uuid: boundaryUuid,
+        level: 'info',
+        compactMetadata: { trigger: 'manual', ...(context.replacedTokens === undefined ? {} : { preTokens: context.replacedTokens }) },
+      }
+      const record = {
+        parentUuid: boundaryUuid,
+        ...session,
+        type: 'user',
+        message: { role: 'user', content: context.text },
+        isCompactSummary: true,
+        isVisibleInTranscriptOnly: true,
+        uuid: summaryUuid,
+        timestamp,
+      }
+      const relink = new Map<string, string>()
+      for (const removed of context.removed) if (typeof removed['uuid'] === 'string') relink.set(removed['uuid'], summaryUuid)
+      return { lines: `${JSON.stringify(boundary)}\n${JSON.stringify(record)}\n`, relink }
+    },
+    relink(line, record, relink) {
+      const parent = record['parentUuid']
+      const target = typeof parent === 'string' ? relink.get(parent) : undefined
+      if (target === undefined) return undefined
+      // Only the parent id changes: the rest of the line stays byte for byte when the key is written as Claude Code writes it.
+      const written = `"parentUuid":${JSON.stringify(parent)}`
+      const at = line.indexOf(written)
+      if (at !== -1) {
+        const candidate = `${line.slice(0, at)}"parentUuid":${JSON.stringify(target)}${line.slice(at + written.length)}`
+        try {
+          if ((JSON.parse(candidate) as Record<string, unknown>)['parentUuid'] === target) return candidate
+        } catch {
+          // Fall through to writing the record again.
+        }
+      }
+      return JSON.stringify({ ...record, parentUuid: target })
+    },
+  }
 }
 
 /** Creates the Claude Code format with the given clock and id source for appended records. */

@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { Message, Transcript } from '../spec/transcript.js'
+import { claudeCodeFormat } from './formats/claude-code.js'
+import { geminiCliFormat } from './formats/gemini-cli.js'
+import { sourceFromString } from './source.js'
+import { type CompactedRange, writeCompacted } from './write-compacted.js'
+
+const fixture = (path: string): Buffer => readFileSync(new URL(`./formats/__fixtures__/${path}`, import.meta.url))
+type Row = Record<string, unknown>
+
+/** The records of a JSONL text, one per non-blank line. */
+const rows = (text: string): Row[] =>
+  text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Row)
+
+let counter = 0
+const ids = (): string => `new-${++counter}`
+const clock = (): Date => new Date('2026-05-01T12:00:00.000Z')
+
+/** What `compact` does with the summaries, without a summarizer: each range replaced by one summary message. */
+function compacted(transcript: Transcript, summaries: readonly CompactedRange[]): Transcript {
+  const messages: Message[] = []
+  let cursor = 0
+  for (const summary of summaries) {
+    messages.push(...transcript.messages.slice(cursor, summary.range[0]), { role: 'user', parts: [{ type: 'summary', text: summary.text, source: 'floorguard' }] })
+    cursor = summary.range[1]
+  }
+  messages.push(...transcript.messages.slice(cursor))
+  return { ...transcript, messages }
+}
+
+async function compactLog(format: typeof claudeCodeFormat, input: Buffer, summaries: readonly CompactedRange[]): Promise<{ transcript: Transcript; output: Buffer }> {
+  const transcript = await format.read(sourceFromString('session.jsonl', input.toString('utf8')))
+  const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries, now: clock, randomId: ids })
+  return { transcript, output }
+}
+
+/**
+ * Walks `parentUuid` from the last main-thread record, as a resume does (independent of the writer: a plain map of
+ * uuid to record). Returns the uuids visited, root last; a reference to a missing uuid ends the walk with `missing:`.
+ */
+function walkFromLast(records: readonly Row[]): string[] {
+  const byUuid = new Map(records.filter((record) => typeof record.uuid === 'string').map((record) => [record.uuid as string, record]))
+  const last = [...records].reverse().find((record) => typeof record.uuid === 'string' && record.isSidechain !== true)!
+  const path: string[] = []
+  for (let record: Row | undefined = last; record; ) {
+    path.push(record.uuid as string)
+    if (path.length > records.length) throw new Error('parentUuid cycle')
+    const parent = record.parentUuid
+    if (parent === null || parent === undefined) break
+    record = byUuid.get(parent as string)
+    if (!record) path.push(`missing:${String(parent)}`)
+  }
+  return path
+}
+
+describe('writeCompacted on a Claude Code session', () => {
+  it('writes a compact_boundary and an isCompactSummary record that a resume reaches from the last record', async () => {
+    // Issue 11: the summary record had parentUuid null and no session fields, and the first kept record still pointed
+    // at a removed record, so the walk from the last record never reached the summary.
+    const input = fixture('claude-code/native-session.jsonl')
+    const { transcript, output } = await compactLog(claudeCodeFormat, input, [{ range: [1, 3], text: 'Webhook fix so far: tolerance 300s.', replacedTokens: 812 }])
+    const before = rows(input.toString('utf8'))
+    const after = rows(output.toString('utf8'))
+    const boundary = after.find((record) => record.subtype === 'compact_boundary' && record.uuid !== 'u-0009')!
+    const summary = after.find((record) => record.parentUuid === boundary.uuid)!
+    const session = before.find((record) => record.uuid === 'u-0004')!
+    expect(boundary).toMatchObject({
+      type: 'system',
+      parentUuid: null,
+      logicalParentUuid: 'u-0001',
+      content: 'Conversation compacted',
+      compactMetadata: { trigger: 'manual', preTokens: 812 },
+      sessionId: session.sessionId,
+      cwd: session.cwd,
+      version: session.version,
+      gitBranch: session.gitBranch,
+    })
+    expect(summary).toMatchObject({ type: 'user', isCompactSummary: true, sessionId: session.sessionId, message: { role: 'user', content: 'Webhook fix so far: tolerance 300s.' } })
+    // Stamped with the last replaced record's instant, so the file stays in time order.
+    const lastReplaced = before.find((record) => record.uuid === 'u-0007')!
+    expect([boundary.timestamp, summary.timestamp]).toEqual([lastReplaced.timestamp, lastReplaced.timestamp])
+    // The walk from the last record goes through the kept records, the native compaction already in the log (its own
+    // root) — and so on every resume; here: it must never meet a missing parent.
+    const path = walkFromLast(after)
+    expect(path.filter((uuid) => uuid.startsWith('missing:'))).toEqual([])
+    // The first kept record after the range (u-0008) pointed at a removed record; walking from it, as a resume from
+    // there would, reaches the new summary and then its boundary, the root.
+    const upToNew = walkFromLast(after.slice(0, after.findIndex((record) => record.uuid === 'u-0008') + 1))
+    expect(upToNew).toEqual(['u-0008', summary.uuid, boundary.uuid])
+    expect(transcript.messages).toHaveLength(7)
+    const again = await claudeCodeFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
+    expect(again.messages.map((message) => message.parts.map((part) => part.type).join('+'))).toEqual(['text', 'summary', 'text', 'summary', 'text+text', 'text+tool-call'])
+    expect(again.messages[1]!.parts[0]).toEqual({ type: 'summary', text: 'Webhook fix so far: tolerance 300s.', source: 'claude-code' })
+  })
+
+  it('gives a split one root per boundary, every parent resolvable, and the last record reaches the last summary', async () => {
+    const input = fixture('claude-code/native-session.jsonl')
+    const { output } = await compactLog(claudeCodeFormat, input, [
+      { range: [0, 2], text: 'First part.' },
+      { range: [5, 7], text: 'Second part.' },
+    ])
+    const after = rows(output.toString('utf8'))
+    const main = after.filter((record) => typeof record.uuid === 'string' && record.isSidechain !== true)
+    const known = new Set(after.map((record) => record.uuid))
+    for (const record of after) if (typeof record.parentUuid === 'string') expect(known.has(record.parentUuid), `parent of ${String(record.uuid)}`).toBe(true)
+    const roots = main.filter((record) => record.parentUuid === null)
+    const boundaries = main.filter((record) => record.subtype === 'compact_boundary')
+    expect(roots).toEqual(boundaries)
+    expect(boundaries).toHaveLength(3)
+    const path = walkFromLast(after)
+    const second = after.find((record) => record.isCompactSummary === true && (record.message as Row).content === 'Second part.')!
+    expect(path.slice(-2)).toEqual([second.uuid, second.parentUuid])
+    // The first range started the log: its boundary follows nothing.
+    expect(boundaries[0]).toMatchObject({ logicalParentUuid: null })
+    // Each later boundary points at the record it follows in the written log.
+    const secondBoundary = after.find((record) => record.uuid === second.parentUuid)!
+    const previous = after.slice(0, after.indexOf(secondBoundary)).reverse().find((record) => typeof record.uuid === 'string' && record.isSidechain !== true)!
+    expect(secondBoundary.logicalParentUuid).toBe(previous.uuid)
+  })
+
+  it('keeps every line outside the ranges byte for byte (invalid UTF-8 too), relinking only parent ids', async () => {
+    const lines = fixture('claude-code/native-session.jsonl').toString('latin1').split('\n')
+    // Line 16 (a kept assistant record) gets bytes that are not UTF-8 inside its text.
+    lines[15] = lines[15]!.replace('"text":"', '"text":"\xff\xfe ')
+    const input = Buffer.from(lines.join('\n'), 'latin1')
+    const { output } = await compactLog(claudeCodeFormat, input, [{ range: [1, 3], text: 'Summary.' }])
+    const outputLines = output.toString('latin1').split('\n')
+    for (const line of [...lines.slice(0, 3), lines[10]!, ...lines.slice(12)]) expect(outputLines).toContain(line)
+    expect(outputLines.join('\n')).toContain('\xff\xfe ')
+    // Records that pointed at a removed record (the subagent's first, line 10, and the first kept main record, line
+    // 12): only their parent id changed.
+    for (const index of [9, 11]) {
+      const uuid = /"uuid":"([^"]*)"/.exec(lines[index]!)![1]!
+      const relinked = outputLines.find((line) => line.includes(`"uuid":"${uuid}"`))!
+      expect(relinked).not.toBe(lines[index])
+      expect(relinked.replace(/"parentUuid":"[^"]*"/, '')).toBe(lines[index]!.replace(/"parentUuid":"[^"]*"/, ''))
+    }
+  })
+})
+
+describe('writeCompacted on other logs', () => {
+  it('keeps Gemini CLI init and result events of a full-range compaction, outside the summary', async () => {
+    // Issue 11: a full-range Gemini compaction dropped the `init` and `result` events between its messages.
+    const input = fixture('gemini-cli/stream-json.jsonl')
+    const transcript = await geminiCliFormat.read(sourceFromString('run.jsonl', input.toString('utf8')))
+    const summaries = [{ range: [0, transcript.messages.length] as const, text: 'Everything so far.' }]
+    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries })
+    const events = (text: string): string[] =>
+      text.split('\n').filter((line) => {
+        const type = line.trim() === '' ? undefined : (JSON.parse(line) as Row).type
+        return type !== 'message' && type !== 'tool_use' && type !== 'tool_result' && type !== undefined
+      })
+    expect(events(output.toString('utf8'))).toEqual(events(input.toString('utf8')))
+    expect(events(input.toString('utf8')).length).toBeGreaterThanOrEqual(3)
+    const again = await geminiCliFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
+    expect(again.messages).toHaveLength(1)
+    expect(again.messages[0]!.parts[0]).toMatchObject({ type: 'summary' })
+    expect(again.envelope).toMatchObject({ sessions: ((transcript.envelope as Row).sessions as unknown[]).map(() => expect.anything()) })
+  })
+})

@@ -1,0 +1,225 @@
+import { InvalidInputError } from '../errors.js'
+import type { TokenizerV1 } from '../spec/tokenizer.js'
+import type { Message, Transcript } from '../spec/transcript.js'
+import { createClaudeCodeCompaction } from './formats/claude-code.js'
+import type { LogCompaction, LogRangeContext } from './formats/_log.js'
+import { appendMessages, writeTranscript } from './read.js'
+import { getFormat } from './registry.js'
+import { messageTokens } from './render.js'
+
+/** One verified summary and the messages it replaces. */
+export interface CompactedRange {
+  /** Half-open message range `[start, end)` of the transcript that was read. */
+  readonly range: readonly [number, number]
+  /** The summary text. */
+  readonly text: string
+  /** Tokens of the replaced messages, when counted (Claude Code's boundary records it as `preTokens`). */
+  readonly replacedTokens?: number
+}
+
+/** Options of {@link writeCompacted}. */
+export interface WriteCompactedOptions {
+  /** The input, byte for byte as it was read. */
+  readonly input: Uint8Array
+  /** The transcript read from `input` (with sources and provenance). */
+  readonly transcript: Transcript
+  /** The compacted transcript: `transcript` with each range replaced by its summary message (documents are written from it). */
+  readonly compacted: Transcript
+  /** The summaries, one per compacted range. */
+  readonly summaries: readonly CompactedRange[]
+  /**
+   * Counts the replaced messages' tokens for summaries that carry no `replacedTokens` (Claude Code's `preTokens`).
+   * @default none: the count is left out
+   */
+  readonly tokenizer?: TokenizerV1
+  /**
+   * Clock for the records a log format writes.
+   * @default () => new Date()
+   */
+  readonly now?: () => Date
+  /**
+   * Ids for the records a log format writes.
+   * @default crypto.randomUUID
+   */
+  readonly randomId?: () => string
+}
+
+/** Log formats that write more than their `append` records where a range was. */
+const LOG_COMPACTIONS: Readonly<Record<string, (options: { now?: () => Date; randomId?: () => string }) => LogCompaction>> = {
+  'claude-code': createClaudeCodeCompaction,
+}
+
+/**
+ * Writes the compacted copy of an input in its own format.
+ *
+ * A message-array document is written by its format's writer. A JSONL log is spliced: every line outside the
+ * compacted ranges is copied byte for byte (invalid UTF-8 included); in each range, the lines of the replaced
+ * messages are dropped, the other records there (session starts and results, system records, snapshots) are kept in
+ * order before the summary, and the summary is written as the format's own records. A kept record that pointed at a
+ * removed one is relinked when the format links records (Claude Code's `parentUuid`).
+ */
+export function writeCompacted(options: WriteCompactedOptions): Buffer {
+  const format = getFormat(options.transcript.format)
+  if (format.write) return Buffer.from(writeTranscript(options.compacted), 'utf8')
+  if (!format.append) {
+    throw new InvalidInputError(`format ${format.name} has no writer, so a compacted copy cannot be written; convert it to openai or anthropic first`, { file: '<output>' })
+  }
+  const factory = LOG_COMPACTIONS[format.name]
+  const compaction: LogCompaction = factory
+    ? factory({ ...(options.now ? { now: options.now } : {}), ...(options.randomId ? { randomId: options.randomId } : {}) })
+    : { replace: ({ text }) => ({ lines: appendMessages({ format: format.name, messages: [summaryMessage(text)] }) }) }
+  const { tokenizer, transcript } = options
+  const summaries = options.summaries.map((summary) =>
+    summary.replacedTokens !== undefined || !tokenizer
+      ? summary
+      : { ...summary, replacedTokens: transcript.messages.slice(summary.range[0], summary.range[1]).reduce((total, message) => total + messageTokens(message, tokenizer), 0) },
+  )
+  return spliceLog(Buffer.from(options.input.buffer, options.input.byteOffset, options.input.byteLength), transcript, summaries, compaction)
+}
+
+function summaryMessage(text: string): Message {
+  return { role: 'user', parts: [{ type: 'summary', text, source: 'floorguard' }] }
+}
+
+/** A range's lines: the replaced messages' (dropped) and the others between its first and last (kept). */
+interface RangeLines {
+  readonly summary: CompactedRange
+  /** 0-based first and last line index of the span. */
+  readonly first: number
+  readonly last: number
+  readonly removed: ReadonlySet<number>
+}
+
+function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly CompactedRange[], compaction: LogCompaction): Buffer {
+  const starts = lineStarts(input)
+  const lineCount = starts.length - 1
+  const ranges = [...summaries].sort((a, b) => a.range[0] - b.range[0]).map((summary) => rangeLines(transcript, summary))
+  const bytesOf = (index: number): Buffer => input.subarray(starts[index]!, starts[index + 1]!)
+  const textOf = (index: number): string => {
+    const bytes = bytesOf(index)
+    let end = bytes.length
+    if (end > 0 && bytes[end - 1] === 0x0a) end--
+    if (end > 0 && bytes[end - 1] === 0x0d) end--
+    let text = bytes.toString('utf8', 0, end)
+    if (index === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+    return text
+  }
+  const parsed = new Map<number, Record<string, unknown> | null>()
+  const recordOf = (index: number): Record<string, unknown> | undefined => {
+    let record = parsed.get(index)
+    if (record === undefined) {
+      record = parseRecord(textOf(index)) ?? null
+      parsed.set(index, record)
+    }
+    return record ?? undefined
+  }
+
+  // What has been written so far, line by line: an input line (its index) or a generated record.
+  const written: Array<number | Record<string, unknown>> = []
+  const pieces: Buffer[] = []
+  const relinks = new Map<string, string>()
+  const copy = (index: number): void => {
+    let bytes = bytesOf(index)
+    if (relinks.size > 0 && compaction.relink) {
+      // Parsed afresh, not cached: after a range, every kept line is looked at once.
+      const text = textOf(index)
+      const record = parsed.get(index) ?? parseRecord(text)
+      const line = record ? compaction.relink(text, record, relinks) : undefined
+      if (line !== undefined) bytes = Buffer.from(`${line}${terminatorOf(bytes)}`, 'utf8')
+    }
+    // A last line without a terminator must not run into what is written after it.
+    if (pieces.length > 0 && pieces[pieces.length - 1]!.at(-1) !== 0x0a) pieces.push(Buffer.from('\n'))
+    pieces.push(bytes)
+    written.push(index)
+  }
+
+  let cursor = 0
+  for (const range of ranges) {
+    for (; cursor < range.first; cursor++) copy(cursor)
+    const removed: Record<string, unknown>[] = []
+    const kept: number[] = []
+    for (let index = range.first; index <= range.last; index++) {
+      if (range.removed.has(index)) {
+        const record = recordOf(index)
+        if (record) removed.push(record)
+      } else if (textOf(index).trim() !== '') kept.push(index)
+    }
+    const context: LogRangeContext = {
+      text: range.summary.text,
+      removed,
+      ...(range.summary.replacedTokens === undefined ? {} : { replacedTokens: range.summary.replacedTokens }),
+      before(test) {
+        for (let position = written.length - 1; position >= 0; position--) {
+          const entry = written[position]!
+          const record = typeof entry === 'number' ? recordOf(entry) : entry
+          if (record && test(record)) return record
+        }
+        return undefined
+      },
+      after(test) {
+        for (let index = range.last + 1; index < lineCount; index++) {
+          if (ranges.some((other) => other.removed.has(index))) continue
+          const record = recordOf(index)
+          if (record && test(record)) return record
+        }
+        return undefined
+      },
+    }
+    const { lines, relink } = compaction.replace(context)
+    if (relink) for (const [from, to] of relink) relinks.set(from, to)
+    // The range's other records stay, in order, before its summary (which then sits where the range ended).
+    for (const index of kept) copy(index)
+    if (pieces.length > 0 && pieces[pieces.length - 1]!.at(-1) !== 0x0a) pieces.push(Buffer.from('\n'))
+    pieces.push(Buffer.from(lines, 'utf8'))
+    for (const line of lines.split('\n')) if (line !== '') written.push(JSON.parse(line) as Record<string, unknown>)
+    cursor = range.last + 1
+  }
+  for (; cursor < lineCount; cursor++) copy(cursor)
+  return Buffer.concat(pieces)
+}
+
+/** The line terminator a line's bytes end with: `\r\n`, `\n`, or none (the last line). */
+function terminatorOf(bytes: Buffer): string {
+  if (bytes.at(-1) !== 0x0a) return ''
+  return bytes.at(-2) === 0x0d ? '\r\n' : '\n'
+}
+
+/** A JSONL line's record, or undefined for a blank line or one that does not parse (skipped by --lenient: its bytes are still copied). */
+function parseRecord(text: string): Record<string, unknown> | undefined {
+  if (text.trim() === '') return undefined
+  try {
+    const value: unknown = JSON.parse(text)
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The span of lines a range's messages cover, and which of them belong to those messages. */
+function rangeLines(transcript: Transcript, summary: CompactedRange): RangeLines {
+  const [start, end] = summary.range
+  const removed = new Set<number>()
+  let first = Number.POSITIVE_INFINITY
+  let last = -1
+  for (let index = start; index < end; index++) {
+    const provenance = transcript.messages[index]?.provenance
+    if (provenance?.line === undefined) {
+      throw new InvalidInputError(`format ${transcript.format} did not record line numbers for message ${index}; cannot splice the log`, { file: '<output>' })
+    }
+    const from = provenance.line - 1
+    const to = (provenance.endLine ?? provenance.line) - 1
+    for (let line = from; line <= to; line++) removed.add(line)
+    first = Math.min(first, from)
+    last = Math.max(last, to)
+  }
+  if (last < 0) throw new InvalidInputError(`range ${start}:${end} holds no messages; nothing to splice`, { file: '<output>' })
+  return { summary, first, last, removed }
+}
+
+/** Byte offset where each 0-based line starts, plus the input's length: line `i` is `[starts[i], starts[i + 1])`. */
+function lineStarts(bytes: Buffer): number[] {
+  const starts = [0]
+  for (let index = bytes.indexOf(0x0a); index !== -1; index = bytes.indexOf(0x0a, index + 1)) starts.push(index + 1)
+  if (starts[starts.length - 1] !== bytes.length) starts.push(bytes.length)
+  return starts
+}
