@@ -3,21 +3,48 @@
  * on ASCII, where a regex scan costs more than the rest of counting.
  */
 import { FloorguardError } from '../errors.js'
+import { CASED_LOWER_RANGES, CASED_UPPER_RANGES, CONTRACTION_FOLDS, LETTER_RANGES, NUMBER_RANGES, SPACE_RANGES } from './_tiktoken-unicode.js'
 
-/** Unicode White_Space, the set Rust's `\s` (tiktoken) matches; JavaScript's `\s` differs on U+0085 and U+FEFF. */
-const WS = String.raw`\t-\r \x85\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000`
-const CONTRACTION = String.raw`'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])`
+/** A regex class body (no brackets) matching the code points of flat `[first, last, …]` ranges. */
+function classBody(ranges: readonly number[]): string {
+  let body = ''
+  for (let index = 0; index < ranges.length; index += 2) {
+    const first = ranges[index]!
+    const last = ranges[index + 1]!
+    body += first === last ? `\\u{${first.toString(16)}}` : `\\u{${first.toString(16)}}-\\u{${last.toString(16)}}`
+  }
+  return body
+}
 
-/** Pre-tokenizer patterns of tiktoken's encodings, with `\s` spelled as Unicode White_Space. */
+// tiktoken's character classes in its own Unicode version (see scripts/gen-tiktoken-unicode.mjs), spelled out as
+// ranges: `\p{…}` would take the running Node's, which classes characters tiktoken does not know as letters.
+/** `\p{L}`. */
+const L = classBody(LETTER_RANGES)
+/** `\p{N}`. */
+const N = classBody(NUMBER_RANGES)
+/** `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`. */
+const UP = classBody(CASED_UPPER_RANGES)
+/** `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`. */
+const LO = classBody(CASED_LOWER_RANGES)
+/** `\s`: Unicode White_Space, the set Rust's `\s` matches; JavaScript's `\s` differs on U+0085 and U+FEFF. */
+const WS = classBody(SPACE_RANGES)
+/** `'s|'d|'m|'t|'ll|'ve|'re` matched as `(?i:…)` does: either case, and the letters that fold onto them (`'ſ`). */
+const CONTRACTION = `'(?:${['s', 'd', 'm', 't', 'll', 've', 're'].map((letters) => [...letters].map(caseless).join('')).join('|')})`
+
+function caseless(letter: string): string {
+  return `[${letter}${letter.toUpperCase()}${classBody((CONTRACTION_FOLDS[letter] ?? []).flatMap((cp) => [cp, cp]))}]`
+}
+
+/** Pre-tokenizer patterns of tiktoken's encodings, with tiktoken's character classes. */
 export const SPLIT_PATTERNS = {
   o200k_base: new RegExp(
-    String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?:${CONTRACTION})?` +
-      String.raw`|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?:${CONTRACTION})?` +
-      String.raw`|\p{N}{1,3}| ?[^${WS}\p{L}\p{N}]+[\r\n/]*|[${WS}]*[\r\n]+|[${WS}]+(?![^${WS}])|[${WS}]+`,
+    `[^\\r\\n${L}${N}]?[${UP}]*[${LO}]+(?:${CONTRACTION})?` +
+      `|[^\\r\\n${L}${N}]?[${UP}]+[${LO}]*(?:${CONTRACTION})?` +
+      `|[${N}]{1,3}| ?[^${WS}${L}${N}]+[\\r\\n/]*|[${WS}]*[\\r\\n]+|[${WS}]+(?![^${WS}])|[${WS}]+`,
     'gu',
   ),
   cl100k_base: new RegExp(
-    String.raw`${CONTRACTION}|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^${WS}\p{L}\p{N}]+[\r\n]*|[${WS}]+$|[${WS}]*[\r\n]|[${WS}]+(?![^${WS}])|[${WS}]`,
+    `${CONTRACTION}|[^\\r\\n${L}${N}]?[${L}]+|[${N}]{1,3}| ?[^${WS}${L}${N}]+[\\r\\n]*|[${WS}]+$|[${WS}]*[\\r\\n]|[${WS}]+(?![^${WS}])|[${WS}]`,
     'gu',
   ),
 } as const
