@@ -36,7 +36,8 @@ const cueAlternation = (cues: readonly string[]): string =>
     .join('|')
 const CONSTRAINT_CUE = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${cueAlternation(CONSTRAINT_CUES)})(?![\\p{L}\\p{N}_])`, 'iu')
 const QUESTION_CUE = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${cueAlternation(QUESTION_CUES)})(?![\\p{L}\\p{N}_])`, 'iu')
-const SENTENCE_END = /[.!?…]+(?=\s|$)/g
+/** A sentence ends at `.`, `!`, `?` or `…` before a space, but not after an abbreviation (`e.g.`, `i.e.`, `etc.`, `vs.`). */
+const SENTENCE_END = /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx))[.!?…]+(?=\s|$)/gi
 
 /** Splits a text into lines (`\n`, with a trailing `\r` dropped) with their start offsets. */
 export function splitLines(text: string): Line[] {
@@ -144,6 +145,9 @@ function inlineErrors(lines: readonly Line[]): TextItem[] {
   return items
 }
 
+/** Whether a command is one to run, not a template (`python <script_name>.py`) or an installer without a package (`uv pip install`). */
+const isConcrete = (command: string): boolean => !/<[\w-]+>/.test(command) && !/\b(?:install|add)$/.test(command)
+
 /** Commands in prose: lines of a shell-fenced block, `$ command` lines, inline code that starts with a known program. */
 function commandsOf(text: string, lines: readonly Line[], contexts: readonly LineContext[]): TextItem[] {
   const items: TextItem[] = []
@@ -162,7 +166,7 @@ function commandsOf(text: string, lines: readonly Line[], contexts: readonly Lin
       const lastLine = lines[last] as Line
       const command = text.slice(line.start + lead, lastLine.start + lastLine.text.trimEnd().length).replace(/^\$\s+/, '')
       const start = lastLine.start + lastLine.text.trimEnd().length - command.length
-      if (/\s/.test(command)) items.push({ kind: 'command', text: command, start })
+      if (/\s/.test(command) && isConcrete(command)) items.push({ kind: 'command', text: command, start })
       return
     }
     if (context.fence === undefined && /^\$\s+\S+\s+\S/.test(trimmed)) {
@@ -176,7 +180,7 @@ function commandsOf(text: string, lines: readonly Line[], contexts: readonly Lin
       const first = code.split(/\s/, 1)[0] ?? ''
       // `pip install` alone names an action; a command carries an argument (a path, flag, number, quote) or several words.
       const carries = /[^\p{L}\s-]/u.test(code.slice(first.length)) || code.split(/\s+/).length >= 3
-      if (code === code.trim() && COMMAND_WORDS.has(first) && /\s\S/.test(code) && carries) items.push({ kind: 'command', text: code, start: line.start + match.index + 1 })
+      if (code === code.trim() && COMMAND_WORDS.has(first) && /\s\S/.test(code) && carries && isConcrete(code)) items.push({ kind: 'command', text: code, start: line.start + match.index + 1 })
     }
   })
   return items
@@ -190,8 +194,8 @@ function constraintsOf(lines: readonly Line[], contexts: readonly LineContext[],
     if (context.fence !== undefined || context.delimiter || context.banner || errorLines.has(index)) return
     // Code, a banner, a heading, or a lead-in to a list (`**Every phase MUST have:**`) is not a sentence to keep.
     if (CODE_LIKE.test(line.text) || /^\s*(?:Caveat:|#)/.test(line.text) || /:\W*$/.test(line.text)) return
-    // A tool's argument documentation in a system prompt (`path (string) [required]: the path to open`).
-    if (/^\s*\w+ \([\w ]+\) \[(?:required|optional)\]/.test(line.text)) return
+    // A tool's documentation in a system prompt (`- path (string) [required]: the path to open`, `docstring: …`).
+    if (/^\s*(?:[-*]\s+)?\w+ \([\w ]+\) \[(?:required|optional)\]|^\s*(?:docstring|signature|usage):/i.test(line.text)) return
     let sentenceStart = 0
     const ends = [...line.text.matchAll(SENTENCE_END)].map((match) => match.index + match[0].length)
     if (ends[ends.length - 1] !== line.text.length) ends.push(line.text.length)

@@ -74,7 +74,7 @@ export const ERROR_PHRASES: readonly string[] = [
 /** Words and phrases that make a user or system sentence a constraint. Matched case-insensitively on word boundaries. */
 export const CONSTRAINT_CUES: readonly string[] = [
   'must', 'must not', "mustn't", 'never', 'always', 'only', "don't", 'dont', 'do not', 'at most', 'at least', 'no more than',
-  'no less than', 'exactly', 'required', 'requires', 'require', 'make sure', 'ensure', 'should', "shouldn't", 'should not', 'avoid',
+  'no less than', 'exactly', 'required', 'make sure', 'ensure', 'should', "shouldn't", 'should not', 'avoid',
   "can't", 'cannot', 'not allowed', 'forbidden',
   // Russian (the aider corpus session is in Russian): only, never, always, must, don't, forbidden, make sure
   'только', 'никогда', 'всегда', 'обязательно', 'должен', 'должна', 'должно', 'должны', 'не надо', 'не нужно', 'нельзя', 'убедись',

@@ -30,7 +30,7 @@ export const mask = (line: string, spans: ReadonlyArray<{ start: number; text: s
   return chars.join('')
 }
 
-const TRAILING_PUNCTUATION = /[.,;:!?'"*`]+$/
+const TRAILING_PUNCTUATION = /[.,;:!?'"*`([{]+$/
 
 /** Drops a trailing `)` or `]` that closes nothing inside the text, then trailing punctuation, repeatedly. */
 const trimEnd = (text: string): string => {
@@ -65,7 +65,8 @@ export function findUrls(line: string): LineSpan[] {
     while (end < line.length && !URL_BODY_END.test(line[end] as string)) end++
     covered = end
     const text = trimEnd(line.slice(start, end))
-    if (text.length > match[0].length) spans.push({ kind: 'url', start, text })
+    // W3C namespace and DTD identifiers in markup (`xmlns="http://www.w3.org/1999/xhtml"`) name a schema, not a resource of the work.
+    if (text.length > match[0].length && !/^https?:\/\/www\.w3\.org\//i.test(text)) spans.push({ kind: 'url', start, text })
   }
   for (const match of line.matchAll(SCP_URL)) {
     const text = trimEnd(match[0])
@@ -236,6 +237,8 @@ export function findSettings(line: string): LineSpan[] {
     const afterColon = match[0][match[0].indexOf(':', match[1] === '' ? key.length : key.length + 2) + 1]
     // `file.py:77`, `_save:84`, `host:8000`: a location, not a setting; a setting's colon is followed by a space (or its key is quoted).
     if (match[1] === '' && afterColon !== ' ' && afterColon !== '\t') continue
+    // A plain word before a colon inside a sentence is prose (`MPS allocated: 6.80 GiB`); as a line's own key it is config (`epochs: 3`).
+    if (match[1] === '' && /^[a-z]+$/.test(key) && line.slice(0, match.index).replace(/^\s*(?:[-*]\s+)?/, '') !== '') continue
     if (!isSettingKey(key) || isTrivialValue(key, match[4] as string) || CAPITALIZED_WORD.test(key) || /^(?:https?|localhost|arxiv|doi|isbn)$/i.test(key)) continue
     add(match.index, match[0])
   }
@@ -253,7 +256,7 @@ const PREFIXED_ID = /(?<![\w-])([a-z]{2,8})[_-]([A-Za-z0-9]{6,})(?![\w-])/g
 const RANDOM_ID = /(?<![\w\-./])[A-Za-z0-9]{12,128}(?![\w-])/g
 const ARXIV = /(?<![\w.])arXiv:[ \t]?\d{4}\.\d{4,5}(?:v\d+)?(?!\d)/gi
 const BARE_ARXIV = /(?<![\w./])(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?(?![\w.])/g
-const DOI = /(?<![\w./])10\.\d{4,9}\/[^\s"'<>`]+/g
+const DOI = /(?<![\w./])10\.\d{4,9}\/[^\s"'<>`[\]]+/g
 const IP_ADDRESS = /(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?![\w.])/g
 const HOST_PORT = /(?<![\w.-])((?:[a-z0-9-]+\.)*[a-z0-9-]+):\d{2,5}(?![\w.])/g
 const NODE_ID = /(?<![A-Za-z])(?:node|page|frame|layer|component)(?:[_ ]?[Ii][Dd]s?)?["']?[ \t]*[:=]?[ \t]*["']?(\d+:\d+)(?![\d:])/gi
@@ -292,6 +295,8 @@ export function findIds(line: string): LineSpan[] {
   for (const match of line.matchAll(DOI)) add(match.index, trimEnd(match[0]))
   for (const match of line.matchAll(IP_ADDRESS)) {
     const octets = match[0].split(':')[0]?.split('.').map(Number) ?? []
+    // A bare loopback or wildcard address names no machine of the work; with a port it names a service.
+    if (/^(?:127\.0\.0\.1|0\.0\.0\.0)$/.test(match[0])) continue
     if (octets.every((octet) => octet <= 255)) add(match.index, match[0])
   }
   for (const match of line.matchAll(HOST_PORT)) {

@@ -147,6 +147,24 @@ describe('constraints', () => {
   })
 })
 
+describe('what the labelled sample showed is not state', () => {
+  it('does not split a constraint at "e.g." and skips a tool\'s argument documentation', () => {
+    const system = 'Note that the environment does NOT support interactive commands (e.g. python, vim), so please do not invoke them.\n  - path (string) [required]: the path to the file to open\n  docstring: submits your flag, you should escape it'
+    expect(texts(system, 'system', 'constraint')).toEqual(['Note that the environment does NOT support interactive commands (e.g. python, vim), so please do not invoke them.'])
+  })
+  it('does not take a template or an installer without a package for a command', () => {
+    expect(texts('run it with `python <script_name>.py`, not `uv pip install`, but `uv pip install torch` works', 'assistant', 'command')).toEqual(['uv pip install torch'])
+  })
+  it('does not take a bare loopback address, a W3C namespace or a prose word before a colon', () => {
+    expect(texts('use `nc -w5 127.0.0.1 80` or 127.0.0.1:8080', 'user', 'id')).toEqual(['127.0.0.1:8080'])
+    expect(texts('<html xmlns="http://www.w3.org/1999/xhtml"> see https://example.org/x', 'tool-result', 'url')).toEqual(['https://example.org/x'])
+    expect(texts('MPS allocated: 6.80 GiB\nepochs: 3', 'assistant', 'setting')).toEqual(['6.80 GiB', 'epochs: 3'])
+  })
+  it('ends a DOI before a markdown link\'s bracket', () => {
+    expect(texts('| DOI | [10.1145/3544548.3581433](https://doi.org/10.1145/3544548.3581433) |', 'assistant', 'id')).toEqual(['10.1145/3544548.3581433'])
+  })
+})
+
 describe('goldItems', () => {
   it('reads each part as its source, skips reasoning, keeps distinct texts per message in order', () => {
     const messages: Message[] = [

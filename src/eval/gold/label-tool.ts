@@ -6,7 +6,7 @@
  *   unlabelled [--json]       items of gold and full in sampled messages that have no label yet (with context)
  *   show FILE MESSAGE         a sampled message's parts, and every item gold and full report in it
  *   add DECISIONS.jsonl       append labels: one {"key", "label", "reason"} per line, key as printed by `unlabelled`
- *   stats                     precision of gold and of full on the sample, overall and per kind
+ *   stats [--not-state X]     precision of gold and of full on the sample, overall and per kind; X's items labelled not-state
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { createEstimator } from '../../estimate/index.js'
@@ -259,6 +259,15 @@ async function main(argv: readonly string[]): Promise<number> {
         const percent = (value: number) => (Number.isNaN(value) ? '—' : `${(100 * value).toFixed(1)}%`)
         console.log(`${extractor}: precision ${percent(result.precision)} (${result.state}/${result.labelled} labelled, ${result.unlabelled} unlabelled)`)
         for (const [kind, row] of Object.entries(result.byKind)) console.log(`  ${kind.padEnd(14)} ${percent(row.precision).padStart(7)}  ${row.state}/${row.labelled}  unlabelled ${row.unlabelled}`)
+      }
+      const wrong = rest[rest.indexOf('--not-state') + 1]
+      if (rest.includes('--not-state') && wrong !== undefined) {
+        // Items an extractor reports now that are labelled not-state, with the label's reason.
+        const index = indexLabels(loadLabels())
+        for (const candidate of candidates.filter((c) => c.kinds[wrong] !== undefined)) {
+          const label = index.find(candidate.file, candidate.message, candidate.text)
+          if (label?.label === 'not-state') console.log(`  ${candidate.kinds[wrong]} ${candidate.file.split('/').pop()}:${candidate.message} ${JSON.stringify(candidate.text.slice(0, 120))} — ${label.reason}`)
+        }
       }
       const labels = loadLabels()
       console.log(`labels ${labels.length} from ${new Set(labels.map((label) => label.file)).size} transcripts`)
