@@ -27,6 +27,8 @@ export interface ArmSummary {
   readonly parts: number
   /** B3 refusals: the refusal's code. */
   readonly refusal?: string
+  /** B3: the floor of the segment as the planner computed it (irreducible + margin). */
+  readonly floor?: number
 }
 
 /** The placeholder B1 puts where a tool output was. */
@@ -153,11 +155,12 @@ export async function floorguardArm(transcript: Transcript, start: number, end: 
       outcome: 'refused',
       parts: 0,
       refusal: result.refusal?.code ?? 'unknown',
+      floor: result.floor.total,
     }
   }
   let tokens = 0
   for (const summary of result.summaries) tokens += summary.tokens
-  return { text: result.summaries.map((summary) => summary.text).join('\n\n'), tokens, outcome: result.kind, parts: result.summaries.length }
+  return { text: result.summaries.map((summary) => summary.text).join('\n\n'), tokens, outcome: result.kind, parts: result.summaries.length, floor: result.floor.total }
 }
 
 /** vendorArm(text) = the real compactor's own summary. */

@@ -58,6 +58,8 @@ export interface ArmCutResult {
   readonly outcome: ArmSummary['outcome']
   readonly parts: number
   readonly refusal?: string
+  /** B3: the segment's floor as the planner computed it. */
+  readonly floor?: number
   /** Distinct gold texts of the segment kept verbatim (all, and those occurring outside tool output). */
   readonly kept: number
   readonly keptOutside: number
@@ -186,6 +188,7 @@ async function evaluateCut(input: EvalInput, cut: Cut, options: EvaluateOptions)
       outcome: summary.outcome,
       parts: summary.parts,
       ...(summary.refusal === undefined ? {} : { refusal: summary.refusal }),
+      ...(summary.floor === undefined ? {} : { floor: summary.floor }),
       kept: keptItems(gold, summary.text).length,
       keptOutside: keptItems(outside, summary.text).length,
       futureKept: keptItems(future, summary.text).length,

@@ -74,7 +74,10 @@ export function armTable(groups: Record<string, Partial<Record<ArmName, ArmAggre
 
 /** realCutTable(cuts) = one row per real compaction point: B3 against the vendor. */
 export function realCutTable(cuts: readonly CutResult[]): string {
-  const header = ['input', 'segment', 'segment tokens', 'gold', 'future-referenced', 'B3 outcome', 'B3 recall', 'vendor recall', 'B3 tokens', 'vendor tokens', 'B3 / vendor']
+  const header = [
+    'input', 'segment', 'segment tokens', 'gold', 'future-referenced', 'B3 floor', 'B3 outcome', 'B3 recall', 'vendor recall', 'B3 tokens', 'vendor tokens',
+    'B3 / vendor',
+  ]
   const rows = cuts
     .filter((cut) => cut.kind === 'real')
     .map((cut) => {
@@ -82,7 +85,7 @@ export function realCutTable(cuts: readonly CutResult[]): string {
       const vendor = cut.arms.vendor
       const recall = (kept: number | undefined) => (cut.future === 0 || kept === undefined ? '—' : `${percent(kept / cut.future)} (${kept}/${cut.future})`)
       return [
-        cut.input, `${cut.start}–${cut.end}`, String(cut.segmentTokens), String(cut.gold), String(cut.future),
+        cut.input, `${cut.start}–${cut.end}`, String(cut.segmentTokens), String(cut.gold), String(cut.future), fixed(b3.floor),
         `${b3.outcome}${b3.outcome === 'split' ? ` ×${b3.parts}` : ''}${b3.refusal ? ` (${b3.refusal})` : ''}`,
         recall(b3.futureKept), recall(vendor?.futureKept), String(b3.tokens), vendor ? String(vendor.tokens) : '—',
         vendor ? fixed(b3.tokens / vendor.tokens, 2) : '—',
