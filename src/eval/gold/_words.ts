@@ -81,14 +81,15 @@ const overlaps = (spans: readonly LineSpan[], start: number, length: number): bo
 
 const PATH_TOKEN = /[^\s"'`<>()[\]{},;|=:]+/g
 const PATH_CHARS = /^[\p{L}\p{N}_.@%+~\-/$*]+$/u
-const EXTENSION = /^[^.]*[^./]\.([A-Za-z][A-Za-z0-9]{0,7})$|^\.[A-Za-z][\w.-]*$/
 const NUMBER_LIKE = /^\d[\d.,]*[kKmMbBx%]?$/
 
 /** The extension of a path segment (`index.ts` → `ts`), a dotfile's name (`.env`), or undefined. */
 const extensionOf = (segment: string): string | undefined => {
-  const match = EXTENSION.exec(segment)
-  if (!match) return undefined
-  return match[1] ?? segment
+  const dot = segment.lastIndexOf('.')
+  if (dot === 0) return /^\.[A-Za-z][\w.-]*$/.test(segment) ? segment : undefined
+  if (dot < 0) return undefined
+  const extension = segment.slice(dot + 1)
+  return /^[A-Za-z][A-Za-z0-9]{0,7}$/.test(extension) ? extension : undefined
 }
 
 /**

@@ -73,8 +73,8 @@ describe('versions', () => {
 
 describe('paths', () => {
   it('finds absolute, home, relative-with-extension and known-directory paths', () => {
-    const found = texts('Edit /etc/hosts, ~/.ssh/config, src/eval/gold/index.ts and tests/ then /tmp', 'assistant', 'path')
-    expect(found).toEqual(['/etc/hosts', '~/.ssh/config', 'src/eval/gold/index.ts', 'tests/', '/tmp'])
+    const found = texts('Edit /etc/hosts, ~/.ssh/config, src/eval/gold/index.ts, lib/foo.test.ts and tests/ then /tmp', 'assistant', 'path')
+    expect(found).toEqual(['/etc/hosts', '~/.ssh/config', 'src/eval/gold/index.ts', 'lib/foo.test.ts', 'tests/', '/tmp'])
   })
   it('does not take prose slashes for paths (issue 10: `daemon/service`, `19k/200k`)', () => {
     expect(texts('the daemon/service split, 19k/200k tokens, and/or text/html, plan.md/CLAUDE.md, run /plan', 'assistant', 'path')).toEqual([])
