@@ -26,24 +26,31 @@
  *   these yields its first line (`<tool_use_error>` tags dropped). Grep matches (`path:12:`), numbered file views and
  *   diff lines are never errors in themselves. In the assistant's prose and summaries only line-start exceptions,
  *   `Error:`/`fatal:` lines and such errors quoted in inline code count.
- * - **constraint**: a user or system sentence (outside code fences, `<system-reminder>` and command banners, code-like
- *   lines) with a cue word (must, never, always, only, don't, at most, exactly, required, make sure, ensure, should,
- *   avoid, cannot… and a few Russian ones), whole, a leading bullet left out; questions only with a strong cue.
- * - **command** in prose: lines of a shell-fenced block, `$ cmd` lines, inline code starting with a known program and
- *   having arguments.
- * - **url**: `scheme://…` and `user@host:path`, trailing punctuation and unbalanced brackets dropped.
+ * - **constraint**: a user or system sentence (outside code fences, `<system-reminder>`/`<task-notification>` and
+ *   command banners, code-like lines, headings, lead-ins ending in `:`, a tool's argument docs) with a cue word (must,
+ *   never, always, only, don't, at most, exactly, required, make sure, ensure, should, avoid, cannot… and a few Russian
+ *   ones), whole, a leading bullet left out; `e.g.`/`i.e.`/`etc.` do not end a sentence; questions only with a strong
+ *   cue. Not from the assistant, tool output or summaries (which restate; the user's words are the constraint).
+ * - **command** in prose: lines of a shell-fenced block (a `\` continuation kept whole), `$ cmd` lines, inline code
+ *   starting with a known program and carrying an argument; not a template (`python <script>.py`) or an installer
+ *   without its package (`uv pip install`).
+ * - **url**: `scheme://…` and `user@host:path`, trailing punctuation and unbalanced brackets dropped; not W3C
+ *   namespace/DTD identifiers in markup.
  * - **path**: absolute (two segments, or one known root such as `/tmp`), `~/`, `./`, `../`, or relative with a slash
  *   and an extension on the last segment or a known/dot directory (`src/eval`, `.gemini/skills`). Not prose slashes
  *   (`and/or`, `daemon/service`, `19k/200k`, `text/html`, `plan.md/CLAUDE.md`).
  * - **version**: `pkg==1.2.3`, `pkg>=0.40.0,<1` (a bare comparison such as `>200` is not), `pkg@1.2`, `"pkg": "^1.2"`,
  *   `pkg = "^1.2"`, a known program and a dotted number (`node 20.11`, `OpenWrt 23.05-SNAPSHOT`), `image:tag`.
  * - **setting** (not from tool results, whose numbers the program printed and prints again): `--flag=v`, `--flag v`
- *   (v a number, path, quoted string, or a word after a flag that takes one), `key=n`, `ENV_NAME=v`, `key: n` (not a
- *   Capitalized prose word), a number with a unit (`275 Hz`, `512 MB`), hex colours (`#54BD95`).
- * - **id**: UUIDs, git hashes (7–64 hex with a digit and a letter), vendor ids (`toolu_…`, `pod-…`), random-looking
- *   tokens (12+ alternating letters and digits: pod ids, file keys), arXiv ids (`arXiv:2403.12345`; bare only on a
- *   line naming arXiv), DOIs, IPv4 with or without a port, `host.tld:port`, `node 153:184`-style ids after
- *   node/page/frame/layer/component. Not inside a path or URL (which is the item).
+ *   (v a number, path, quoted string, or a word after a flag that takes one), `key=n`, `ENV_NAME=v`, `name: int = n`,
+ *   `key: n` (a plain lower-case word only as the line's own key, so `MPS allocated: 6.80 GiB` is not one; never
+ *   `file.py:77`), a number with a unit (`275 Hz`, `512 MB`), hex colours (`#54BD95`). Not code's counters and
+ *   arguments (`count = 0`, `dim=1`).
+ * - **id**: UUIDs, git hashes (7–64 hex with a digit and a letter), vendor ids (`pod-…`, `sevt_…`; not the harness's
+ *   `toolu_…`/`call_…`), random-looking tokens (12+ alternating letters and digits: pod ids, file keys), arXiv ids
+ *   (`arXiv:2403.12345`; bare only on a line naming arXiv), DOIs, IPv4 with or without a port (not a bare 127.0.0.1),
+ *   `host.tld:port`, `153:184`-style ids after node/page/frame/layer/component. UUIDs anywhere; other ids not inside a
+ *   path or URL (which is the item).
  *
  * Tool output: gold reports its errors, paths, URLs, versions and ids with source `tool-result`; whether an item the
  * agent can fetch again by re-running the command (the hashes `git log` lists) must survive is the harness's call.
