@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Message, Transcript } from '../spec/transcript.js'
 import { claudeCodeFormat } from './formats/claude-code.js'
+import { codexFormat } from './formats/codex.js'
 import { geminiCliFormat } from './formats/gemini-cli.js'
 import { sourceFromString } from './source.js'
 import { type CompactedRange, writeCompacted } from './write-compacted.js'
@@ -160,5 +161,18 @@ describe('writeCompacted on other logs', () => {
     expect(again.messages).toHaveLength(1)
     expect(again.messages[0]!.parts[0]).toMatchObject({ type: 'summary' })
     expect(again.envelope).toMatchObject({ sessions: ((transcript.envelope as Row).sessions as unknown[]).map(() => expect.anything()) })
+  })
+
+  it('compacts an older Codex rollout (bare items): its session object and state markers stay, the summary reads back', async () => {
+    const input = fixture('codex/legacy-bare.jsonl')
+    const transcript = await codexFormat.read(sourceFromString('rollout.jsonl', input.toString('utf8')))
+    const summaries = [{ range: [1, 6] as const, text: 'parseAmount returns NaN on "1,250.00".' }]
+    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries, now: clock })
+    const lines = output.toString('utf8').split('\n')
+    const original = input.toString('utf8').split('\n')
+    expect(lines.slice(0, 3)).toEqual(original.slice(0, 3))
+    expect(lines.filter((line) => line === '{"record_type":"state"}')).toHaveLength(original.filter((line) => line === '{"record_type":"state"}').length)
+    const again = await codexFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
+    expect(again.messages.map((message) => message.parts.map((part) => part.type).join('+'))).toEqual(['text', 'summary', 'text'])
   })
 })

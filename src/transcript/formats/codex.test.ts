@@ -13,10 +13,36 @@ testTranscriptFormat({
   fixtures: [
     { name: 'rollout.jsonl', text: fixture('rollout.jsonl'), expect: { messages: 11, toolCalls: 4, toolResults: 3, unpaired: 1 } },
     { name: 'legacy-events.jsonl', text: fixture('legacy-events.jsonl'), expect: { messages: 2, toolCalls: 0, unpaired: 0 } },
+    { name: 'legacy-bare.jsonl', text: fixture('legacy-bare.jsonl'), expect: { messages: 7, toolCalls: 2, toolResults: 2, unpaired: 0 } },
   ],
 })
 
 describe('codex mapping', () => {
+  it('reads an older rollout: a bare session object, bare response items, state markers', async () => {
+    // Issue 11: rollouts from before `session_meta` (no {type, payload} wrapper) could not be read.
+    const transcript = await read('legacy-bare.jsonl')
+    expect(transcript.messages.map((message) => [message.role, message.parts.map((part) => part.type), message.provenance])).toEqual([
+      ['user', ['text'], { line: 3 }],
+      ['user', ['text'], { line: 4 }],
+      ['assistant', ['reasoning', 'tool-call'], { line: 6, endLine: 7 }],
+      ['tool', ['tool-result'], { line: 8 }],
+      ['assistant', ['tool-call'], { line: 10 }],
+      ['tool', ['tool-result'], { line: 11 }],
+      ['assistant', ['text'], { line: 13 }],
+    ])
+    expect(transcript.messages[2]!.parts[1]).toEqual({
+      type: 'tool-call',
+      id: 'call_L1',
+      name: 'shell',
+      arguments: { command: ['bash', '-lc', "rg -n 'parseAmount' src"], workdir: '/home/ada/ledger' },
+    })
+    expect(transcript.pairs.map((pair) => pair.id)).toEqual(['call_L1', 'call_L2'])
+    expect(transcript.envelope).toMatchObject({ session: { id: '6c1d0f4e-3b7a-4c52-9d2e-8a41f0b7c913', instructions: null }, skipped: { session: 1, state: 5 } })
+    await expect(read('bad.jsonl', '{"id":"x","timestamp":"t","instructions":null}\n{"type":"function_call","name":"shell"}\n')).rejects.toThrow(
+      /^bad\.jsonl:2: \/call_id: expected a string/,
+    )
+  })
+
   it('uses response items as the transcript, not the duplicate event messages', async () => {
     const transcript = await read('rollout.jsonl')
     expect(transcript.messages.map((message) => [message.role, message.parts.map((part) => part.type), message.provenance])).toEqual([

@@ -16,6 +16,11 @@
  * - `compacted` `{message, replacement_history?}` → a user message with a `summary` part (source `codex`);
  *   the replacement history stays in the record (`source`), since it repeats earlier user messages.
  * - `session_meta` and `turn_context` go to `envelope.session` / are counted.
+ * - Older rollouts (before `session_meta`, mid-2025) have no `{type, payload}` wrapper: the first line is a bare
+ *   session object `{id, timestamp, instructions, git?}` (kept as `envelope.session`), later lines are bare response
+ *   items (`{"type": "message", …}`, `function_call`, `function_call_output`, `reasoning`, …), read as the payloads
+ *   above, and `{"record_type": "state"}` markers, counted. A compacted copy of such a rollout gets a modern
+ *   `compacted` record for its summary.
  */
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role } from '../../spec/transcript.js'
@@ -38,6 +43,32 @@ import {
 export const EVENT_FALLBACK_LIMIT = 256
 
 const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'])
+/** Response item types an older rollout writes bare, one a line. */
+const BARE_ITEM_TYPES = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+  'web_search_call',
+])
+
+/** Whether a record is an older rollout's bare session object: `{id, timestamp, …}` without a `type`. */
+function isBareSession(record: Record<string, unknown>): boolean {
+  return record['type'] === undefined && typeof record['id'] === 'string' && typeof record['timestamp'] === 'string' && !('payload' in record)
+}
+
+/** Whether a record is an older rollout's `{"record_type": "state"}` marker. */
+function isStateMarker(record: Record<string, unknown>): boolean {
+  return record['type'] === undefined && record['record_type'] === 'state'
+}
+
+/** Whether a record is an older rollout's bare response item. */
+function isBareItem(record: Record<string, unknown>): boolean {
+  return typeof record['type'] === 'string' && BARE_ITEM_TYPES.has(record['type']) && !('payload' in record)
+}
 
 /** Options of {@link createCodexFormat}. */
 export interface CodexFormatOptions {
@@ -48,20 +79,34 @@ export interface CodexFormatOptions {
   readonly now?: () => Date
 }
 
-/** Scores a head as a Codex rollout: leading records are `{type, payload}` with a rollout record type. */
+/**
+ * Scores a head as a Codex rollout: leading records are `{type, payload}` with a rollout record type, or (an older
+ * rollout) a bare session object first, then bare response items and state markers.
+ */
 export function detectCodex(head: string): number {
   const records = headRecords(head, 4).filter((record) => record !== undefined)
   if (records.length === 0) {
-    const start = head.trimStart()
-    return /^\{"timestamp":"[^"]*","type":"(session_meta|response_item|event_msg|turn_context|compacted)","payload":/.test(start.slice(0, 200)) ? 0.8 : 0
+    const start = head.trimStart().slice(0, 200)
+    if (/^\{"timestamp":"[^"]*","type":"(session_meta|response_item|event_msg|turn_context|compacted)","payload":/.test(start)) return 0.8
+    // An older rollout whose session object (its instructions) is longer than the head.
+    return /^\{"id":"[^"]*","timestamp":"[^"]*","instructions":/.test(start) ? 0.8 : 0
   }
-  for (const record of records) {
-    if (record === null || typeof record !== 'object' || Array.isArray(record)) return 0
-    const type = (record as Record<string, unknown>)['type']
-    if (typeof type !== 'string' || !ROLLOUT_TYPES.has(type)) return 0
-    if (!('payload' in record)) return 0
-  }
-  return 0.95
+  let wrapped = true
+  let bare = true
+  records.forEach((record, index) => {
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+      wrapped = bare = false
+      return
+    }
+    const object = record as Record<string, unknown>
+    const type = object['type']
+    if (typeof type !== 'string' || !ROLLOUT_TYPES.has(type) || !('payload' in object)) wrapped = false
+    if (!((index === 0 && isBareSession(object)) || isStateMarker(object) || isBareItem(object))) bare = false
+  })
+  if (wrapped) return 0.95
+  // Bare items alone could be another log's; the session object or a state marker says Codex.
+  const marked = records.some((record) => isBareSession(record as Record<string, unknown>) || isStateMarker(record as Record<string, unknown>))
+  return bare && marked ? 0.9 : 0
 }
 
 async function* readCodex(context: LogReadContext): AsyncGenerator<Message> {
@@ -70,16 +115,30 @@ async function* readCodex(context: LogReadContext): AsyncGenerator<Message> {
   let sawResponseMessages = false
   // While undecided, event-derived messages wait here (flagged) together with any message that followed them.
   let heldBack: Array<{ message: Message; event: boolean }> | undefined = []
+  let records = 0
   for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning) })) {
     const at: FieldLocation = { file, line }
     const record = expectObject(value, at, '/', 'a rollout record object')
-    const type = stringField(record, 'type', at, '')
-    const payload = record['payload']
+    const isFirst = records++ === 0
+    // An older rollout: its bare session object, state markers and bare response items.
+    if (isFirst && isBareSession(record)) {
+      context.envelope['session'] = record
+      skip(context, 'session')
+      continue
+    }
+    if (isStateMarker(record)) {
+      skip(context, 'state')
+      continue
+    }
+    const bareItem = isBareItem(record)
+    const type = bareItem ? 'response_item' : stringField(record, 'type', at, '')
+    const payload = bareItem ? record : record['payload']
+    const payloadAt = bareItem ? '' : '/payload'
     let closed: Message | undefined
     switch (type) {
       case 'response_item': {
         const item = expectObject(payload, at, '/payload')
-        const mapped = responseItem(item, at, context)
+        const mapped = responseItem(item, at, context, payloadAt)
         if (mapped === undefined) break
         if (!sawResponseMessages) {
           sawResponseMessages = true
@@ -143,14 +202,14 @@ async function* readCodex(context: LogReadContext): AsyncGenerator<Message> {
   if (last) yield last
 }
 
-function responseItem(item: Record<string, unknown>, at: FieldLocation, context: LogReadContext): { role: Role; key?: string; parts: Part[] } | undefined {
-  const type = stringField(item, 'type', at, '/payload')
+function responseItem(item: Record<string, unknown>, at: FieldLocation, context: LogReadContext, base: string): { role: Role; key?: string; parts: Part[] } | undefined {
+  const type = stringField(item, 'type', at, base)
   switch (type) {
     case 'message': {
-      const role = stringField(item, 'role', at, '/payload')
+      const role = stringField(item, 'role', at, base)
       const mapped: Role | undefined = role === 'developer' || role === 'system' ? 'system' : role === 'user' ? 'user' : role === 'assistant' ? 'assistant' : undefined
-      if (mapped === undefined) fail(at, '/payload/role', '"user", "assistant", "developer" or "system"', role)
-      const text = contentText(item['content'], at, '/payload/content')
+      if (mapped === undefined) fail(at, `${base}/role`, '"user", "assistant", "developer" or "system"', role)
+      const text = contentText(item['content'], at, `${base}/content`)
       // Assistant text and the calls that follow it are one assistant message; user/system messages stand alone.
       return { role: mapped, ...(mapped === 'assistant' ? { key: 'assistant' } : {}), parts: [{ type: 'text', text }] }
     }
@@ -160,7 +219,7 @@ function responseItem(item: Record<string, unknown>, at: FieldLocation, context:
         const list = item[key]
         if (!Array.isArray(list)) continue
         list.forEach((entry, index) => {
-          const record = expectObject(entry, at, `/payload/${key}/${index}`)
+          const record = expectObject(entry, at, `${base}/${key}/${index}`)
           const text = record['text']
           if (typeof text === 'string') texts.push(text)
         })
@@ -178,9 +237,9 @@ function responseItem(item: Record<string, unknown>, at: FieldLocation, context:
         parts: [
           {
             type: 'tool-call',
-            id: stringField(item, 'call_id', at, '/payload'),
-            name: stringField(item, 'name', at, '/payload'),
-            arguments: parseArguments(stringField(item, 'arguments', at, '/payload'), at),
+            id: stringField(item, 'call_id', at, base),
+            name: stringField(item, 'name', at, base),
+            arguments: parseArguments(stringField(item, 'arguments', at, base), at),
           },
         ],
       }
@@ -191,21 +250,21 @@ function responseItem(item: Record<string, unknown>, at: FieldLocation, context:
         parts: [
           {
             type: 'tool-call',
-            id: stringField(item, 'call_id', at, '/payload'),
-            name: stringField(item, 'name', at, '/payload'),
-            arguments: optionalString(item, 'input', at, '/payload') ?? '',
+            id: stringField(item, 'call_id', at, base),
+            name: stringField(item, 'name', at, base),
+            arguments: optionalString(item, 'input', at, base) ?? '',
           },
         ],
       }
     case 'local_shell_call': {
-      const id = optionalString(item, 'call_id', at, '/payload') ?? optionalString(item, 'id', at, '/payload')
-      if (id === undefined) fail(at, '/payload/call_id', 'a string', item['call_id'])
+      const id = optionalString(item, 'call_id', at, base) ?? optionalString(item, 'id', at, base)
+      if (id === undefined) fail(at, `${base}/call_id`, 'a string', item['call_id'])
       return { role: 'assistant', key: 'assistant', parts: [{ type: 'tool-call', id, name: 'local_shell', arguments: checkedArguments(item['action'] ?? {}, at) }] }
     }
     case 'function_call_output':
     case 'custom_tool_call_output': {
-      const { content, isError } = outputText(item['output'], at)
-      return { role: 'tool', key: 'tool', parts: [{ type: 'tool-result', callId: stringField(item, 'call_id', at, '/payload'), content, isError }] }
+      const { content, isError } = outputText(item['output'], at, base)
+      return { role: 'tool', key: 'tool', parts: [{ type: 'tool-result', callId: stringField(item, 'call_id', at, base), content, isError }] }
     }
     default:
       skip(context, `response_item:${type}`)
@@ -227,13 +286,13 @@ function contentText(content: unknown, at: FieldLocation, pointer: string): stri
     .join('\n')
 }
 
-function outputText(output: unknown, at: FieldLocation): { content: string; isError: boolean } {
+function outputText(output: unknown, at: FieldLocation, base: string): { content: string; isError: boolean } {
   if (typeof output === 'string') return { content: output, isError: false }
-  if (Array.isArray(output)) return { content: contentText(output, at, '/payload/output'), isError: false }
-  const record = expectObject(output, at, '/payload/output', 'a string, an array of content parts or {content, success}')
+  if (Array.isArray(output)) return { content: contentText(output, at, `${base}/output`), isError: false }
+  const record = expectObject(output, at, `${base}/output`, 'a string, an array of content parts or {content, success}')
   const content = record['content']
   return {
-    content: typeof content === 'string' ? content : contentText(content ?? [], at, '/payload/output/content'),
+    content: typeof content === 'string' ? content : contentText(content ?? [], at, `${base}/output/content`),
     isError: record['success'] === false,
   }
 }
