@@ -81,6 +81,11 @@ describe('detectFormat', () => {
       const head = headOf(readFileSync(new URL(`${folder}/${file}`, corpusRoot), 'utf8'))
       expect(detectFormat(head, file).name, scores(head)).toBe(expected[folder])
     })
+    it.each(files.filter(({ folder }) => folder === 'swe-agent'))('detects $file cut down to its history', ({ folder, file }) => {
+      const { history } = JSON.parse(readFileSync(new URL(`${folder}/${file}`, corpusRoot), 'utf8')) as { history: unknown }
+      const head = headOf(JSON.stringify({ history }, null, 2))
+      expect(detectFormat(head, file).name, scores(head)).toBe('swe-agent')
+    })
   })
 
   it('reads a plain chat array as openai, which every candidate reads the same way', () => {

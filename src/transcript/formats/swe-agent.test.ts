@@ -12,6 +12,8 @@ testTranscriptFormat({
   fixtures: [
     { name: 'text-action.traj', text: fixture('text-action.traj'), expect: { messages: 12, toolCalls: 5, toolResults: 4, unpaired: 1 } },
     { name: 'function-calling.traj', text: fixture('function-calling.traj'), expect: { messages: 10, toolCalls: 4, toolResults: 4, unpaired: 0 } },
+    // Issue 11: a trajectory holding only `history` was not detected.
+    { name: 'history-only.traj', text: fixture('history-only.traj'), expect: { messages: 6, toolCalls: 2, toolResults: 2, unpaired: 0 } },
   ],
 })
 

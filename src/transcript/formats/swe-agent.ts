@@ -24,7 +24,10 @@ import { arrayField, expectObject, fail, type FieldLocation, parseArguments, str
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool'])
 
-/** Scores a head as a `.traj` document: a JSON object whose top-level keys include `trajectory` (and `history`). */
+/**
+ * Scores a head as a `.traj` document: a JSON object whose top-level keys include `trajectory` (and `history`), or
+ * one holding only `history` whose messages carry SWE-agent's own keys (`agent`, `message_type`, `thought`, `action`).
+ */
 export function detectSweAgent(head: string): number {
   const start = head.trimStart()
   if (start.charCodeAt(0) !== 123) return 0
@@ -34,6 +37,8 @@ export function detectSweAgent(head: string): number {
   if (trajectory && history) return 0.95
   // Newer files put a long `trajectory` first: its steps' `action` / `observation` keys mark them.
   if (trajectory && /"action"\s*:/.test(start) && /"observation"\s*:/.test(start)) return 0.9
+  // A trajectory cut down to its `history` (what the model saw): SWE-agent's message keys mark it.
+  if (history && /"role"\s*:/.test(start) && /"(agent|message_type|thought|is_demo)"\s*:/.test(start)) return 0.9
   return 0
 }
 
