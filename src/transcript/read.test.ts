@@ -51,6 +51,18 @@ describe('readTranscript', () => {
     expect(() => sliceTranscript(whole, { start: 3, end: 2 })).toThrow(FloorguardError)
   })
 
+  it('refuses empty input in every format with one line', async () => {
+    for (const format of ['auto', 'text', 'claude-code', 'openai', 'aider']) {
+      for (const text of ['', '\n  \n', '\uFEFF']) {
+        await expect(readTranscript(sourceFromString('empty.jsonl', text), { format }), `${format} ${JSON.stringify(text)}`).rejects.toThrow(
+          /^empty\.jsonl: expected a transcript, got empty input \(nothing but whitespace\)$/,
+        )
+      }
+    }
+    // `[]` is not empty: a transcript with no messages.
+    expect((await readTranscript(sourceFromString('none.json', '[]'))).messages).toEqual([])
+  })
+
   it('passes lenient through to log readers', async () => {
     const log = `${fixture('claude-code/engram-session.jsonl').trimEnd()}\n{"timestamp":"2026-03-09T02:10:46.639Z","role":"user","conte`
     await expect(readTranscript(sourceFromString('live.jsonl', log))).rejects.toThrow(/^live\.jsonl:\d+:\d+: .*truncated/)

@@ -1,10 +1,10 @@
-import { FloorguardError } from '../errors.js'
+import { FloorguardError, InvalidInputError } from '../errors.js'
 import type { FormatSource, ReadOptions, TranscriptFormatV1 } from '../spec/format.js'
 import type { Message, Transcript } from '../spec/transcript.js'
 import { scanJsonPrefix } from './_json-prefix.js'
 import { pairToolCalls } from './render.js'
 import { detectFormat, getFormat, isTranscriptFormatName, scoreFormats } from './registry.js'
-import { sourceFromString } from './source.js'
+import { HEAD_LENGTH, sourceFromString } from './source.js'
 
 /** A half-open range of message indices, `[start, end)`. */
 export interface MessageRange {
@@ -36,13 +36,18 @@ export interface ReadTranscriptOptions extends ReadOptions {
 }
 
 /**
- * Reads a transcript from a source: the format named (or detected by `auto`), then the message range.
+ * Reads a transcript from a source: the format named (or detected by `auto`), then the message range. Empty input
+ * (nothing but whitespace) is an error in every format.
  */
 export async function readTranscript(source: FormatSource, options: ReadTranscriptOptions = {}): Promise<Transcript> {
   const name = options.format ?? 'auto'
-  let format: TranscriptFormatV1
-  if (name === 'auto') ({ format, source } = await detect(source))
-  else format = getFormat(name)
+  // A misspelt format name is misuse, reported before anything about the input.
+  let format = name === 'auto' ? undefined : getFormat(name)
+  // Whatever the format: an input with nothing in it is no transcript (a head shorter than its limit is the whole input).
+  if (source.head.length < HEAD_LENGTH && source.head.replace(/^\uFEFF/, '').trim() === '') {
+    throw new InvalidInputError('expected a transcript, got empty input (nothing but whitespace)', { file: source.name })
+  }
+  if (format === undefined) ({ format, source } = await detect(source))
   const readOptions: ReadOptions = {
     ...(options.lenient === undefined ? {} : { lenient: options.lenient }),
     ...(options.keepSource === undefined ? {} : { keepSource: options.keepSource }),

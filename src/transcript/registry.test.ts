@@ -130,8 +130,34 @@ describe('detectFormat', () => {
 
   it('falls back to text only for input that is not JSON or JSONL at all', () => {
     expect(detectFormat('Deploy notes\n\n- freeze at 14:00\n', 'notes.txt').name).toBe('text')
-    expect(detectFormat('', 'empty.txt').name).toBe('text')
     expect(detectFormat('{not json at all', 'odd.txt').name).toBe('text')
+  })
+
+  it('refuses empty input, binary data and a lone JSON scalar with one line each, instead of reading them as text', () => {
+    // Issue 11: an empty file, empty stdin, random binary or a bare `42` were read as plain text (exit 0).
+    const refusal = (head: string): string => {
+      try {
+        return `read as ${detectFormat(head, 'in').name}`
+      } catch (error) {
+        expect(FloorguardError.is(error) && error.code === 'invalid-input', String(error)).toBe(true)
+        expect((error as Error).message).not.toContain('\n')
+        return (error as Error).message
+      }
+    }
+    expect(refusal('')).toMatch(/^in: expected a transcript, got empty input/)
+    expect(refusal(' \n\t\n')).toMatch(/^in: expected a transcript, got empty input/)
+    expect(refusal('\uFEFF')).toMatch(/^in: expected a transcript, got empty input/)
+    expect(refusal('ELF\u0000\u0001\u0002 abc')).toMatch(/^in: expected a transcript, got binary data, not text \(a NUL byte at character 4\)/)
+    // Random bytes (no NUL) decode mostly to U+FFFD.
+    const random = Buffer.from(Array.from({ length: 64 }, (_, index) => 0x80 + ((index * 37) % 128))).toString('utf8')
+    expect(refusal(random)).toMatch(/^in: expected a transcript, got bytes that are not UTF-8 text/)
+    expect(refusal('42')).toMatch(/^in: expected a transcript, got a JSON number \(42\), which is not a transcript; pass --format text/)
+    expect(refusal(' "just a string"\n')).toMatch(/got a JSON string, which is not a transcript/)
+    expect(refusal('null')).toMatch(/got null, which is not a transcript/)
+    // Text stays text: a line starting with a digit or a quote, or a few bytes that did not decode.
+    for (const text of ['2026 plans\n- ship\n', '"Quoted," she said.\n', `Caf\uFFFD menu\n${'x'.repeat(40)}\n`]) {
+      expect(detectFormat(text, 'notes.txt').name).toBe('text')
+    }
   })
 
   it('never crashes on arbitrary heads: a format or an InvalidInputError (property)', () => {

@@ -89,12 +89,43 @@ function looksLikeJson(head: string): boolean {
 }
 
 /**
+ * Why a head that no format claims is not plain text either, or undefined when it is: nothing but whitespace, binary
+ * data (a NUL character, or mostly bytes that are not UTF-8, which decoding turned into U+FFFD), or a lone JSON
+ * scalar such as `42` (valid JSON that no transcript format is).
+ */
+function notText(head: string): string | undefined {
+  const trimmed = head.replace(/^\uFEFF/, '').trim()
+  if (trimmed === '') return 'empty input (nothing but whitespace)'
+  const nul = head.indexOf('\u0000')
+  if (nul !== -1) return `binary data, not text (a NUL byte at character ${nul + 1}); pass --format NAME if it is a transcript`
+  let replaced = 0
+  for (let index = head.indexOf('\uFFFD'); index !== -1; index = head.indexOf('\uFFFD', index + 1)) replaced++
+  if (replaced >= 4 && replaced * 8 > head.length) {
+    return `bytes that are not UTF-8 text (${replaced} of the first ${head.length} characters do not decode); pass --format NAME if it is a transcript`
+  }
+  const first = trimmed.charCodeAt(0)
+  // A JSON scalar starts with a digit, '-', '"', or is true/false/null; only those are worth parsing.
+  if ((first >= 48 && first <= 57) || first === 45 || first === 34 || trimmed === 'true' || trimmed === 'false' || trimmed === 'null') {
+    let value: unknown
+    try {
+      value = JSON.parse(trimmed)
+    } catch {
+      return undefined
+    }
+    const kind = value === null ? 'null' : typeof value === 'string' ? 'a JSON string' : `a JSON ${typeof value} (${JSON.stringify(value).slice(0, 24)})`
+    return `${kind}, which is not a transcript; pass --format text to read it as plain text`
+  }
+  return undefined
+}
+
+/**
  * Picks the format of an input from its head, never guessing silently.
  *
  * Every format scores the head (0 = not mine, 1 = certain); the unique best score above 0.5 wins. A tie at the
  * top, or no score above 0.5, throws an InvalidInputError naming the candidates and asking for `--format`.
  * Plain `text` is the fallback only when the head is not JSON or JSONL at all (it does not start with `{` or
- * `[` as JSON would): a JSON input that no format claims is an error, never silently read as text.
+ * `[` as JSON would): a JSON input that no format claims is an error, never silently read as text. Empty input,
+ * binary data and a lone JSON scalar (`42`) are errors too.
  */
 export function detectFormat(head: string, sourceName: string, options: DetectFormatOptions = {}): TranscriptFormatV1 {
   const formats = options.formats ?? Object.values(transcriptFormats)
@@ -110,7 +141,11 @@ export function detectFormat(head: string, sourceName: string, options: DetectFo
     )
   }
   const text = formats.find((format) => format.name === 'text')
-  if (text && !looksLikeJson(head)) return text
+  if (text && !looksLikeJson(head)) {
+    const problem = notText(head)
+    if (problem) throw new InvalidInputError(`expected a transcript, got ${problem}`, { file: sourceName })
+    return text
+  }
   const candidates = scores.filter((entry) => entry.score > 0).slice(0, 4)
   const described = candidates.length > 0 ? `; closest: ${candidates.map((entry) => `${entry.name} (${entry.score.toFixed(2)})`).join(', ')}` : ''
   throw new InvalidInputError(
