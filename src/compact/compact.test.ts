@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createEstimator } from '../estimate/index.js'
@@ -7,10 +8,15 @@ import type { Message } from '../spec/transcript.js'
 import { createAiSdkSummarizer } from '../summarize/ai-sdk.js'
 import { createCommandSummarizer } from '../summarize/command.js'
 import { createLedgerSummarizer } from '../summarize/ledger.js'
+import { repairSummary } from '../verify/repair.js'
+import { groupMustKeepItems } from '../spec/summarizer.js'
 import { parseStateBlock } from '../state-block/index.js'
 import { faithfulModel, mockModel, stateBlockOf } from '../summarize/__fixtures__/mock-model.js'
 import { createMockSummarizer, paraphrase, SUMMARIZER_FAULTS } from '../test-utils/summarizer.js'
 import { createTokenizer } from '../tokenize/index.js'
+import { readTranscript, sourceFromString } from '../transcript/index.js'
+import type { SummarizeRequest } from '../spec/summarizer.js'
+import { messageTokens } from '../transcript/render.js'
 import { compactTranscript, type CompactResult, type CompactTranscriptOptions } from './compact.js'
 import { fixturePlanner } from './__fixtures__/planner.js'
 import { transcriptOf, turn412 } from './__fixtures__/transcripts.js'
@@ -20,6 +26,17 @@ const estimator = createEstimator({ name: 'full', tokenizer })
 const base = { estimator, tokenizer, planner: fixturePlanner(), sleep: async () => {}, timeoutMs: 2000 } satisfies Partial<CompactTranscriptOptions>
 const script = fileURLToPath(new URL('../summarize/__fixtures__/summarizer-command.mjs', import.meta.url))
 const command = (mode: string): string => `'${process.execPath}' '${script}' ${mode}`
+
+/** Tokens of messages [start, end) as the verifying tokenizer counts them: what a summary of them must stay below. */
+const tokensOf = (messages: readonly Message[], start: number, end: number): number => messages.slice(start, end).reduce((sum, message) => sum + messageTokens(message, tokenizer), 0)
+/** The largest slot that can still gain for the miniature's range 1:7 (the fixture planner does not cap it). */
+const roomy = tokensOf(turn412().messages, 1, 7) - 1
+
+/** What a summarizer answers to a request (the text of a summary, or '' for a failure). */
+async function answerOf(summarizer: SummarizerV1, request: SummarizeRequest): Promise<string> {
+  const result = await summarizer.summarize(request)
+  return result.kind === 'summary' ? result.text : ''
+}
 
 /** Every summary of a result holds every item of its range verbatim and fits its slot: checked independently. */
 function expectVerified(result: CompactResult, messages: readonly Message[]): void {
@@ -34,13 +51,13 @@ function expectVerified(result: CompactResult, messages: readonly Message[]): vo
 describe('compactTranscript with the ledger', () => {
   it('replaces the range with one verified summary message and keeps everything else as is', async () => {
     const transcript = turn412()
-    const result = await compactTranscript(transcript, { ...base, slot: 1000, range: { start: 1, end: 7 } })
+    const result = await compactTranscript(transcript, { ...base, slot: roomy, range: { start: 1, end: 7 } })
     expect(result.kind).toBe('compacted')
     expect(result.refusal).toBeNull()
     expect(result.verification).toMatchObject({ ok: true, tokenizer: 'o200k_base', normalization: 'none' })
     expect(result.summaries).toHaveLength(1)
     const [summary] = result.summaries
-    expect(summary).toMatchObject({ range: [1, 7], slot: 1000, attempts: 1, repaired: false })
+    expect(summary).toMatchObject({ range: [1, 7], slot: roomy, attempts: 1, repaired: false })
     expect(summary!.tokens).toBe(tokenizer.count(summary!.text))
     expectVerified(result, transcript.messages)
     const messages = result.transcript!.messages
@@ -55,8 +72,7 @@ describe('compactTranscript with the ledger', () => {
 
   it('splits into several summaries when the planner splits', async () => {
     const transcript = turn412()
-    const whole = estimator.estimate(transcript.messages.slice(1, 7), 1).total
-    const result = await compactTranscript(transcript, { ...base, slot: whole - 1, range: { start: 1, end: 7 }, planner: fixturePlanner({ cutAt: 4 }) })
+    const result = await compactTranscript(transcript, { ...base, slot: tokensOf(transcript.messages, 1, 4) - 1, range: { start: 1, end: 7 }, planner: fixturePlanner({ cutAt: 4 }) })
     expect(result.refusal?.reason ?? null).toBeNull()
     expect(result.kind).toBe('split')
     expect(result.summaries.map((summary) => summary.range)).toEqual([[1, 4], [4, 7]])
@@ -76,7 +92,7 @@ describe('compactTranscript with the ledger', () => {
 
   it('refuses a part that would separate a tool call from its result (a faulty planner)', async () => {
     const transcript = turn412()
-    const result = await compactTranscript(transcript, { ...base, slot: 1000, range: { start: 1, end: 7 }, planner: fixturePlanner({ cutAt: 3 }) })
+    const result = await compactTranscript(transcript, { ...base, slot: roomy, range: { start: 1, end: 7 }, planner: fixturePlanner({ cutAt: 3 }) })
     expect(result.kind).toBe('refused')
     expect(result.refusal).toMatchObject({ code: 'tool-pair', range: [1, 3] })
     expect(result.refusal?.reason).toMatch(/separate tool call "call_1" \(message 2\) from its result \(message 3\)/)
@@ -116,7 +132,6 @@ describe('compactTranscript with the real planner', () => {
 
 describe('faults never produce a counterfactual summary', () => {
   const range = { start: 1, end: 7 }
-  const roomy = 1000
   const faults = Object.keys(SUMMARIZER_FAULTS) as Array<keyof typeof SUMMARIZER_FAULTS>
 
   for (const fault of faults) {
@@ -124,7 +139,8 @@ describe('faults never produce a counterfactual summary', () => {
       const transcript = turn412()
       const before = structuredClone(transcript)
       const summarizer = createMockSummarizer({ respond: SUMMARIZER_FAULTS[fault] })
-      const result = await compactTranscript(transcript, { ...base, slot: roomy, range, summarizer, timeoutMs: 50, attempts: 2 })
+      // Only the hanging fault needs a short timeout; a loaded machine must not turn the others into timeouts.
+      const result = await compactTranscript(transcript, { ...base, slot: roomy, range, summarizer, timeoutMs: fault === 'hangs' ? 50 : 5000, attempts: 2 })
       expect(transcript).toEqual(before)
       if (result.kind === 'refused') {
         expect(result.transcript).toBeUndefined()
@@ -142,11 +158,15 @@ describe('faults never produce a counterfactual summary', () => {
 
   it('a fault with no room to repair is refused, naming the missing items', async () => {
     const transcript = turn412()
-    const block = await createLedgerSummarizer({ gist: false }).summarize({
-      messages: transcript.messages.slice(1, 7), offset: 1, slot: 10_000, tokenizer, attempt: 1, missing: [],
-      groups: [{ kind: 'path', items: estimator.estimate(transcript.messages.slice(1, 7), 1).items.map((item) => ({ ...item, status: 'current' as const })) }],
-    })
-    const tight = tokenizer.count(block.kind === 'summary' ? block.text : '') + 5
+    // The slot is one token short of the fault's answer with its dropped paths put back, and still holds the floor
+    // and the answer itself: verification rejects the answer, and repair has no room.
+    const items = estimator.estimate(transcript.messages.slice(1, 7), 1).items.map((item) => ({ ...item, status: 'current' as const }))
+    const groups = groupMustKeepItems(items)
+    const own = SUMMARIZER_FAULTS.obeysInjection({ messages: [], offset: 1, slot: 0, tokenizer, attempt: 1, missing: [], groups })
+    const dropped = items.filter((item) => !own.includes(item.text))
+    const repaired = repairSummary({ summary: own, missing: dropped, slot: 100_000, tokenizer })
+    const tight = (repaired.kind === 'repaired' ? repaired.tokens : 0) - 1
+    expect(tight).toBeGreaterThanOrEqual(Math.max(tokenizer.count(own), estimator.estimate(transcript.messages.slice(1, 7), 1).total))
     const summarizer = createMockSummarizer({ respond: SUMMARIZER_FAULTS.obeysInjection })
     const result = await compactTranscript(transcript, { ...base, slot: tight, range, summarizer, attempts: 3 })
     expect(result.kind).toBe('refused')
@@ -204,7 +224,7 @@ describe('faults never produce a counterfactual summary', () => {
   for (const [fault, respond] of Object.entries(aiFaults)) {
     it(`AI SDK mock model that ${fault}`, async () => {
       const transcript = turn412()
-      const result = await compactTranscript(transcript, { ...base, slot: roomy, range, summarizer: createAiSdkSummarizer({ model: mockModel(respond) }), timeoutMs: 50, attempts: 2 })
+      const result = await compactTranscript(transcript, { ...base, slot: roomy, range, summarizer: createAiSdkSummarizer({ model: mockModel(respond) }), timeoutMs: fault === 'hangs' ? 50 : 5000, attempts: 2 })
       if (result.kind === 'refused') expect(result.transcript).toBeUndefined()
       else expectVerified(result, transcript.messages)
       expect(result.kind).toBe(fault === 'paraphrases' ? 'compacted' : 'refused')
@@ -273,5 +293,123 @@ describe('property: a verified summary or a refusal with the input untouched', (
     // The property must have seen both sides of the postcondition, or it proved nothing.
     expect(outcomes.refused).toBeGreaterThan(0)
     expect(outcomes.compacted + outcomes.split).toBeGreaterThan(0)
+  })
+})
+
+describe('issue 11: what compact must never do', () => {
+  const range = { start: 1, end: 7 }
+  const recordFile = fileURLToPath(new URL('../../examples/turn-412-record.openai.json', import.meta.url))
+  const record = async () => readTranscript(sourceFromString('turn-412-record.openai.json', readFileSync(recordFile, 'utf8')), { format: 'auto' })
+
+  it('--slot 4000 on the 3,398-token record: the summary costs less than the messages it replaces', async () => {
+    const transcript = await record()
+    const result = await compactTranscript(transcript, { estimator, tokenizer, slot: 4000, sleep: async () => {} })
+    expect(result.kind).not.toBe('refused')
+    for (const summary of result.summaries) {
+      const replaced = tokensOf(transcript.messages, summary.range[0], summary.range[1])
+      expect(summary.replacedTokens).toBe(replaced)
+      expect(tokenizer.count(summary.text)).toBeLessThan(replaced)
+    }
+    // Measured as the CLI would write it: the new transcript has fewer tokens than the old one.
+    expect(tokensOf(result.transcript!.messages, 0, result.transcript!.messages.length)).toBeLessThan(tokensOf(transcript.messages, 0, transcript.messages.length))
+  })
+
+  it('a verified summary that is not smaller than what it replaces is refused (no-gain), whatever the plan said', async () => {
+    const transcript = turn412()
+    const replaced = tokensOf(transcript.messages, 1, 7)
+    // The fixture planner grants the whole slot, as a planner unaware of the range's size would.
+    const summarizer = createMockSummarizer({ respond: (request) => `${request.groups.flatMap((group) => group.items.map((item) => item.text)).join('\n')}\n${'and then some more words '.repeat(80)}` })
+    const result = await compactTranscript(transcript, { ...base, slot: 2000, range, summarizer })
+    expect(result.kind).toBe('refused')
+    expect(result.refusal).toMatchObject({ code: 'no-gain', range: [1, 7] })
+    expect(result.refusal?.reason).toContain(`not less than the ${replaced} tokens`)
+    expect(result.transcript).toBeUndefined()
+  })
+
+  it('an approximate planning tokenizer does not let a summary past its slot in real tokens', async () => {
+    const approx = await createTokenizer('approx')
+    const planning = createEstimator({ name: 'full', tokenizer: approx })
+    const transcript = turn412()
+    // Rare CJK characters: about one o200k token each, a quarter of a token each for approx.
+    const filler = Array.from({ length: 600 }, (_, index) => String.fromCodePoint(0x4e00 + index * 29)).join('')
+    const summarizer = createMockSummarizer({ respond: (request) => `${request.groups.flatMap((group) => group.items.map((item) => item.text)).join('\n')}\n${filler}` })
+    const slot = 300
+    const result = await compactTranscript(transcript, { ...base, estimator: planning, tokenizer: approx, slot, range, summarizer, attempts: 1 })
+    const answer = summarizer.requests[0] && (await answerOf(summarizer, summarizer.requests[0]))
+    expect(approx.count(answer ?? '')).toBeLessThanOrEqual(slot)
+    expect(tokenizer.count(answer ?? '')).toBeGreaterThan(slot)
+    expect(result.kind).toBe('refused')
+    expect(result.verification.tokenizer).toBe('o200k_base')
+    expect(summarizer.requests[0]!.tokenizer.name).toBe('o200k_base')
+    expect(result.refusal?.reason).toMatch(/tokens \(o200k_base\), slot is 300/)
+    expect(result.floor.tokenizer).toBe(approx.name)
+  })
+
+  it('an explicit verifyTokenizer is used; an exact planning tokenizer verifies by default', async () => {
+    const cl100k = await createTokenizer('cl100k_base')
+    const result = await compactTranscript(turn412(), { ...base, slot: roomy, range, verifyTokenizer: cl100k })
+    expect(result.verification.tokenizer).toBe('cl100k_base')
+    expect(result.summaries[0]!.tokens).toBe(cl100k.count(result.summaries[0]!.text))
+    expect((await compactTranscript(turn412(), { ...base, slot: roomy, range })).verification.tokenizer).toBe('o200k_base')
+  })
+
+  it('never folds the system prompt into a summary unless asked', async () => {
+    const transcript = turn412()
+    const result = await compactTranscript(transcript, { ...base, planner: undefined, slot: 2000 })
+    expect(result.range).toEqual([1, 8])
+    expect(result.transcript!.messages[0]).toBe(transcript.messages[0])
+    expect((await compactTranscript(transcript, { ...base, slot: roomy, range: { start: 0, end: 7 } })).range).toEqual([1, 7])
+    const folded = await compactTranscript(transcript, { ...base, planner: undefined, slot: 2000, includeSystem: true })
+    expect(folded.range).toEqual([0, 8])
+    expect(folded.transcript!.messages[0]!.parts[0]!.type).toBe('summary')
+    const onlySystem = await compactTranscript(transcript, { ...base, slot: 100, range: { start: 0, end: 1 } })
+    expect(onlySystem.refusal?.code).toBe('empty')
+  })
+
+  it("the default summarizer's own rendering of tool arguments (limit=5) is not reported as invented", async () => {
+    const prose = 'We talked about the approach for a while and agreed to look at the search results before changing anything. '.repeat(6)
+    const transcript = transcriptOf([
+      { role: 'user', parts: [{ type: 'text', text: `Find where the retry settings live. ${prose}` }] },
+      { role: 'assistant', parts: [{ type: 'text', text: 'Searching.' }, { type: 'tool-call', id: 'c1', name: 'search', arguments: { query: 'retry settings', limit: 5, timeout: 30000 } }] },
+      { role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', name: 'search', content: `src/retry.ts: export const RETRIES = 3 ${prose}`, isError: false }] },
+      { role: 'assistant', parts: [{ type: 'text', text: `They live in src/retry.ts. ${prose}` }] },
+    ])
+    const result = await compactTranscript(transcript, { ...base, planner: undefined, slot: 2000 })
+    expect(result.kind).toBe('compacted')
+    expect(result.summaries[0]!.text).toContain('limit=5')
+    expect(result.verification.parts[0]!.attempts.at(-1)!.invented).toEqual([])
+    // A number the segment never had is still reported.
+    const inventing = createMockSummarizer({ respond: (request) => `${request.groups.flatMap((group) => group.items.map((item) => item.text)).join('\n')}\nlimit=7` })
+    const invented = await compactTranscript(transcript, { ...base, planner: undefined, slot: 2000, summarizer: inventing })
+    expect(invented.verification.parts[0]!.attempts.at(-1)!.invented).toContainEqual({ kind: 'number', text: 'limit=7' })
+  })
+
+  it('a huge message with few items: the summary names what it replaced and its size, or the part is flagged', async () => {
+    const huge = 'the quick brown fox jumps over the lazy dog while the logs keep scrolling by. '.repeat(3000)
+    const transcript = transcriptOf([
+      { role: 'user', parts: [{ type: 'text', text: 'Keep the retry budget at MAX_RETRIES=3 for the importer.' }] },
+      { role: 'tool', parts: [{ type: 'tool-result', callId: 'x', name: 'cat', content: huge, isError: false }] },
+      { role: 'assistant', parts: [{ type: 'text', text: 'Read it.' }] },
+    ])
+    const replaced = tokensOf(transcript.messages, 0, 3)
+    const itemsOnly = createMockSummarizer({ respond: (request) => request.groups.flatMap((group) => group.items.map((item) => item.text)).join('\n') })
+    const result = await compactTranscript(transcript, { ...base, slot: 200, summarizer: itemsOnly })
+    expect(result.kind).toBe('compacted')
+    const summary = result.summaries[0]!
+    expect(summary.text).toContain(`[floorguard: messages 0-2 (${replaced} tokens,`)
+    expect(summary.text).toContain('the largest, message 1 (tool)')
+    expect(summary.tokens).toBe(tokenizer.count(summary.text))
+    const part = result.verification.parts[0]!
+    expect(part.replacedTokens).toBe(replaced)
+    expect(part.compression).toBeGreaterThan(100)
+    expect(part.warnings).toEqual([expect.stringMatching(/^compression \d+x exceeds 100x: a note naming the omitted \d+ tokens was added$/)])
+    // No room for the note: the summary is kept as it was, and flagged.
+    const tight = await compactTranscript(transcript, { ...base, slot: 20, summarizer: itemsOnly })
+    expect(tight.summaries[0]!.text).not.toContain('[floorguard:')
+    expect(tight.verification.parts[0]!.warnings).toEqual([expect.stringMatching(/does not fit the slot$/)])
+    // Below the bound nothing is added.
+    const relaxed = await compactTranscript(transcript, { ...base, slot: 200, summarizer: itemsOnly, maxCompressionRatio: 1_000_000 })
+    expect(relaxed.summaries[0]!.text).not.toContain('[floorguard:')
+    expect(relaxed.verification.parts[0]!.warnings).toEqual([])
   })
 })

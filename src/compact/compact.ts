@@ -6,7 +6,8 @@ import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Transcript } from '../spec/transcript.js'
 import { createLedgerSummarizer } from '../summarize/ledger.js'
 import { backoffDelay, callSummarizer, timeoutMiddleware, wrapSummarizer } from '../summarize/middleware.js'
-import { pairToolCalls, renderSegment } from '../transcript/render.js'
+import { createTokenizer } from '../tokenize/index.js'
+import { messageTokens, pairToolCalls, renderMessage, renderSegment } from '../transcript/render.js'
 import { repairSummary } from '../verify/repair.js'
 import { verifySummary, type ExtractedSpan, type SpanExtractor } from '../verify/verify.js'
 import { planParts, type CompactionPlanner, type PlannedPart } from './_plan.js'
@@ -15,12 +16,31 @@ import { planParts, type CompactionPlanner, type PlannedPart } from './_plan.js'
 export interface CompactTranscriptOptions {
   /** Prices the segment's irreducible items. */
   readonly estimator: FloorEstimatorV1
-  /** The real tokenizer every summary is verified with. */
+  /** Prices the range for planning (the estimator's tokenizer); summaries are verified with `verifyTokenizer`. */
   readonly tokenizer: TokenizerV1
+  /**
+   * The real tokenizer every summary's slot is measured with, whatever `tokenizer` plans with: a summary an
+   * approximate count puts at 1,938 of 2,000 tokens may be 3,739 real ones.
+   * @default `tokenizer` when it is exact, else o200k_base
+   */
+  readonly verifyTokenizer?: TokenizerV1
+  /**
+   * Compact leading system messages too. By default a range never holds the system prompt: its start moves past
+   * the transcript's leading system messages (an Anthropic request keeps its top-level `system`).
+   * @default false
+   */
+  readonly includeSystem?: boolean
+  /**
+   * A summary replacing more than this many times its own tokens is flagged in its part's verification
+   * (`warnings`), and gets a note naming the messages it replaced and their size when the note fits its slot: a
+   * huge message with few items must not become a short summary that says nothing was left out.
+   * @default 100
+   */
+  readonly maxCompressionRatio?: number
   /** Tokens the summary of the whole range may take. */
   readonly slot: number
   /**
-   * Half-open message range to compact.
+   * Half-open message range to compact (leading system messages excluded unless `includeSystem`).
    * @default the whole transcript
    */
   readonly range?: { readonly start?: number; readonly end?: number }
@@ -73,6 +93,8 @@ export interface CompactSummary {
   readonly slot: number
   /** Tokens of `text` with the verifying tokenizer. */
   readonly tokens: number
+  /** Tokens of the replaced messages with the verifying tokenizer (always more than `tokens`). */
+  readonly replacedTokens: number
   readonly text: string
   /** Attempts it took (1 = first call). */
   readonly attempts: number
@@ -100,12 +122,19 @@ export interface PartVerification {
   readonly items: number
   readonly ok: boolean
   readonly attempts: readonly AttemptReport[]
+  /** Tokens of the replaced messages with the verifying tokenizer. */
+  readonly replacedTokens?: number
+  /** `replacedTokens / summary tokens` of the accepted summary. */
+  readonly compression?: number
+  /** What a reader should know about an accepted summary (a compression above `maxCompressionRatio`). */
+  readonly warnings?: readonly string[]
 }
 
 /** Verification record of a whole compaction. */
 export interface CompactVerification {
   /** Every part's summary verified (false when refused before or during summarization). */
   readonly ok: boolean
+  /** The verifying tokenizer (`verifyTokenizer`): slots and `tokens` are counted with it. */
   readonly tokenizer: string
   /** Text normalization applied before the substring check. */
   readonly normalization: 'none'
@@ -124,8 +153,12 @@ export interface CompactFloor {
 
 /** Why a compaction was refused; the transcript stays as it was. */
 export interface CompactRefusal {
-  /** `plan`: the planner refused (floor above slot, unsplittable); `summarizer`: no verified summary within the attempts; `tool-pair`: a part boundary would separate a tool call from its result; `empty`: nothing to compact. */
-  readonly code: 'plan' | 'summarizer' | 'tool-pair' | 'empty'
+  /**
+   * `plan`: the planner refused (floor above slot, unsplittable, no gain); `summarizer`: no verified summary within
+   * the attempts; `tool-pair`: a part boundary would separate a tool call from its result; `empty`: nothing to
+   * compact; `no-gain`: a verified summary counts at least as many real tokens as the messages it would replace.
+   */
+  readonly code: 'plan' | 'summarizer' | 'tool-pair' | 'empty' | 'no-gain'
   readonly reason: string
   /** The range the refusal is about. */
   readonly range: readonly [number, number]
@@ -141,7 +174,7 @@ export interface CompactResult {
   readonly kind: 'compacted' | 'split' | 'refused'
   /** The new transcript (absent when refused). */
   readonly transcript?: Transcript
-  /** Half-open range that was asked for. */
+  /** Half-open range that was compacted (or refused): the one asked for, leading system messages excluded. */
   readonly range: readonly [number, number]
   readonly floor: CompactFloor
   readonly summaries: readonly CompactSummary[]
@@ -160,23 +193,32 @@ export function createSummaryMessage(text: string): Message {
 /**
  * Compacts a range of a transcript: estimate → plan → summarize → verify (→ repair → retry) → new transcript.
  *
- * Postcondition: either every returned summary contains every must-keep item of its part verbatim, is non-empty and
- * counts ≤ its slot with `options.tokenizer`, or the result is `refused` and carries no transcript. The input is never
- * modified. All parts must verify or the whole compaction is refused (no half-compacted transcripts).
+ * Postcondition: either every returned summary contains every must-keep item of its part verbatim, is non-empty,
+ * counts ≤ its slot and < the tokens of the messages it replaces, both with the real `verifyTokenizer` (whatever
+ * tokenizer planned), or the result is `refused` and carries no transcript. The system prompt (leading system
+ * messages) is never in the range unless `includeSystem`. The input is never modified. All parts must verify or the
+ * whole compaction is refused (no half-compacted transcripts).
  */
 export async function compactTranscript(transcript: Transcript, options: CompactTranscriptOptions): Promise<CompactResult> {
   const { estimator, tokenizer, slot } = options
   const attempts = Math.max(1, options.attempts ?? 3)
   if (!Number.isInteger(slot) || slot < 0) throw new FloorguardError('invalid-argument', `slot: expected a non-negative integer, got ${slot}`)
+  const maxCompressionRatio = options.maxCompressionRatio ?? 100
+  if (!(maxCompressionRatio > 1)) throw new FloorguardError('invalid-argument', `maxCompressionRatio: expected a number above 1, got ${maxCompressionRatio}`)
   const total = transcript.messages.length
-  const start = options.range?.start ?? 0
+  const asked = options.range?.start ?? 0
   const end = Math.min(options.range?.end ?? total, total)
-  if (!Number.isInteger(start) || start < 0 || start > end) {
-    throw new FloorguardError('invalid-argument', `range: expected 0 <= start <= end <= ${total}, got ${start}:${options.range?.end ?? ''}`)
+  if (!Number.isInteger(asked) || asked < 0 || asked > end) {
+    throw new FloorguardError('invalid-argument', `range: expected 0 <= start <= end <= ${total}, got ${asked}:${options.range?.end ?? ''}`)
   }
+  // The system prompt is never compacted: the range starts after the transcript's leading system messages.
+  let systemEnd = 0
+  while (systemEnd < total && transcript.messages[systemEnd]!.role === 'system') systemEnd++
+  const start = options.includeSystem ? asked : Math.max(asked, Math.min(systemEnd, end))
   const range = [start, end] as const
   const segment = transcript.messages.slice(start, end)
-  const verificationBase = { tokenizer: tokenizer.name, normalization: 'none' as const }
+  const verifyTokenizer = options.verifyTokenizer ?? (tokenizer.exact ? tokenizer : await createTokenizer('o200k_base'))
+  const verificationBase = { tokenizer: verifyTokenizer.name, normalization: 'none' as const }
   const floorOf = (summary: { irreducible: number; margin: number; total: number }): CompactFloor => ({
     estimator: estimator.name,
     tokenizer: tokenizer.name,
@@ -218,11 +260,12 @@ export async function compactTranscript(transcript: Transcript, options: Compact
   for (const part of planned.parts) {
     const outcome = await summarizePart(transcript.messages.slice(part.start, part.end), part, {
       summarizer,
-      tokenizer,
+      tokenizer: verifyTokenizer,
       attempts,
       extract,
       sleep,
       backoffMs: options.backoffMs ?? 250,
+      maxCompressionRatio,
     })
     reports.push(outcome.report)
     if (!outcome.summary) {
@@ -234,6 +277,19 @@ export async function compactTranscript(transcript: Transcript, options: Compact
           reason: `no verified summary for messages ${part.start}:${part.end} after ${outcome.report.attempts.length} attempt(s): ${last?.problems.join('; ') || 'unknown failure'}`,
           range: [part.start, part.end],
           missing: last?.missing ?? [],
+        },
+        reports,
+      )
+    }
+    // A summary never costs more than what it replaces, counted with the real tokenizer (the plan may have priced
+    // the range with an approximate one, and a summarizer may fill its slot).
+    if (outcome.summary.tokens >= outcome.summary.replacedTokens) {
+      return refuse(
+        floor,
+        {
+          code: 'no-gain',
+          reason: `the verified summary of messages ${part.start}:${part.end} counts ${outcome.summary.tokens} tokens (${verifyTokenizer.name}), not less than the ${outcome.summary.replacedTokens} tokens of the messages it would replace: nothing to gain`,
+          range: [part.start, part.end],
         },
         reports,
       )
@@ -254,7 +310,9 @@ export async function compactTranscript(transcript: Transcript, options: Compact
 
 interface PartContext {
   readonly summarizer: SummarizerV1
+  /** The verifying tokenizer. */
   readonly tokenizer: TokenizerV1
+  readonly maxCompressionRatio: number
   readonly attempts: number
   readonly extract: SpanExtractor
   readonly sleep: (ms: number) => Promise<void>
@@ -269,9 +327,30 @@ async function summarizePart(
   const { tokenizer } = context
   const groups = groupMustKeepItems(part.items)
   const items = groups.flatMap((group) => group.items)
-  const segmentText = renderSegment(messages).text
+  // Spans the summary takes from the items (`limit=5`, as the estimator renders an argument the segment holds as
+  // `"limit":5`) are not invented: the items' texts count as the segment's own.
+  const segmentText = [renderSegment(messages).text, ...items.map((item) => item.text)].join('\n')
+  const messageTokenCounts = messages.map((message) => messageTokens(message, tokenizer))
+  const replacedTokens = messageTokenCounts.reduce((sum, count) => sum + count, 0)
   const reports: AttemptReport[] = []
-  const report = (ok: boolean): PartVerification => ({ range: [part.start, part.end], slot: part.slot, items: items.length, ok, attempts: reports })
+  let accepted: { tokens: number; warnings: readonly string[] } | undefined
+  const report = (ok: boolean): PartVerification => ({
+    range: [part.start, part.end],
+    slot: part.slot,
+    items: items.length,
+    ok,
+    attempts: reports,
+    replacedTokens,
+    ...(accepted ? { compression: Math.round((replacedTokens / accepted.tokens) * 10) / 10, warnings: accepted.warnings } : {}),
+  })
+  const accept = (text: string, tokens: number, attempt: number, repaired: boolean): { summary: CompactSummary; report: PartVerification } => {
+    const noted = noteOmission(text, tokens, messages, messageTokenCounts, part, items, context)
+    accepted = { tokens: noted.tokens, warnings: noted.warnings }
+    return {
+      summary: { range: [part.start, part.end], slot: part.slot, tokens: noted.tokens, replacedTokens, text: noted.text, attempts: attempt, repaired },
+      report: report(true),
+    }
+  }
   let missing: MustKeepItem[] = []
   let feedback: string | undefined
   for (let attempt = 1; attempt <= context.attempts; attempt++) {
@@ -296,7 +375,7 @@ async function summarizePart(
     const verification = verifySummary({ summary: result.text, items, slot: part.slot, tokenizer, segmentText, extract: context.extract })
     if (verification.ok) {
       reports.push({ attempt, outcome: 'verified', tokens: verification.tokens, missing: [], problems: [], invented: verification.invented })
-      return { summary: { range: [part.start, part.end], slot: part.slot, tokens: verification.tokens, text: result.text, attempts: attempt, repaired: false }, report: report(true) }
+      return accept(result.text, verification.tokens, attempt, false)
     }
     const missingTexts = verification.missing.map((item) => item.text)
     if (!verification.empty && verification.withinSlot) {
@@ -306,7 +385,7 @@ async function summarizePart(
         const again = verifySummary({ summary: repair.summary, items, slot: part.slot, tokenizer, segmentText, extract: context.extract })
         if (again.ok) {
           reports.push({ attempt, outcome: 'repaired', tokens: again.tokens, missing: missingTexts, problems: verification.problems, invented: again.invented })
-          return { summary: { range: [part.start, part.end], slot: part.slot, tokens: again.tokens, text: repair.summary, attempts: attempt, repaired: true }, report: report(true) }
+          return accept(repair.summary, again.tokens, attempt, true)
         }
       }
       reports.push({
@@ -324,6 +403,40 @@ async function summarizePart(
     feedback = verification.problems.join('; ')
   }
   return { report: report(false) }
+}
+
+/**
+ * compression = replaced tokens / summary tokens; above `maxCompressionRatio` the summary is flagged, and a note
+ * naming the replaced messages, their size and the largest of them is appended when the summary still verifies
+ * with it (every item, within the slot). A summary of a huge message with few items then says what it left out.
+ */
+function noteOmission(
+  text: string,
+  tokens: number,
+  messages: readonly Message[],
+  messageTokenCounts: readonly number[],
+  part: PlannedPart,
+  items: readonly MustKeepItem[],
+  context: PartContext,
+): { text: string; tokens: number; warnings: readonly string[] } {
+  const replaced = messageTokenCounts.reduce((sum, count) => sum + count, 0)
+  if (replaced <= tokens * context.maxCompressionRatio) return { text, tokens, warnings: [] }
+  let largest = 0
+  for (let index = 1; index < messageTokenCounts.length; index++) if (messageTokenCounts[index]! > messageTokenCounts[largest]!) largest = index
+  const characters = messages.reduce((sum, message) => sum + renderMessageLength(message), 0)
+  const range = messages.length === 1 ? `message ${part.start}` : `messages ${part.start}-${part.end - 1}`
+  const biggest = messages.length === 1 ? '' : `; the largest, message ${part.start + largest} (${messages[largest]!.role}), has ${messageTokenCounts[largest]} tokens`
+  const note = `[floorguard: ${range} (${replaced} tokens, ${characters} characters${biggest}) replaced by this summary; their content beyond what it states was omitted]`
+  const ratio = Math.round(replaced / tokens)
+  const noted = `${text}\n\n${note}`
+  const check = verifySummary({ summary: noted, items, slot: part.slot, tokenizer: context.tokenizer })
+  if (check.ok) return { text: noted, tokens: check.tokens, warnings: [`compression ${ratio}x exceeds ${context.maxCompressionRatio}x: a note naming the omitted ${replaced} tokens was added`] }
+  return { text, tokens, warnings: [`compression ${ratio}x exceeds ${context.maxCompressionRatio}x, and a note naming the omitted ${replaced} tokens does not fit the slot`] }
+}
+
+/** Characters of a message as rendered for counting. */
+function renderMessageLength(message: Message): number {
+  return renderMessage(message).text.length
 }
 
 /** Finds a tool pair with exactly one end inside some part: compacting that part would orphan the other end. */

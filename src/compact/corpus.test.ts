@@ -22,7 +22,8 @@ describe.skipIf(!present)('ledger compaction of real transcripts', () => {
   it('every accepted summary keeps 100% of its items verbatim within its slot; everything else is refused', async () => {
     const tokenizer = await createTokenizer('o200k_base')
     const estimator = createEstimator({ name: 'full', tokenizer })
-    const totals = { windows: 0, compacted: 0, split: 0, refused: 0, ledgerFailures: 0, items: 0, kept: 0 }
+    const totals = { windows: 0, compacted: 0, split: 0, refused: 0, ledgerFailures: 0, items: 0, kept: 0, flagged: 0 }
+    const refusals: Record<string, number> = {}
     for (const file of corpusFiles()) {
       const transcript = await readTranscript(sourceFromString(file, readFileSync(file, 'utf8')), { format: 'auto', lenient: true }).catch(() => undefined)
       if (!transcript) continue
@@ -37,14 +38,19 @@ describe.skipIf(!present)('ledger compaction of real transcripts', () => {
           totals.items += items.length
           totals.kept += items.filter((item) => summary.text.includes(item.text)).length
           expect(tokenizer.count(summary.text)).toBeLessThanOrEqual(summary.slot)
+          // A summary never costs more than what it replaces.
+          expect(summary.tokens).toBeLessThan(summary.replacedTokens)
         }
+        totals.flagged += result.verification.parts.filter((part) => (part.warnings ?? []).length > 0).length
         if (result.kind === 'refused') {
           expect(result.transcript).toBeUndefined()
           if (result.refusal?.code === 'summarizer') totals.ledgerFailures++
+          const why = result.refusal?.plan?.reason ?? result.refusal?.code ?? 'unknown'
+          refusals[why] = (refusals[why] ?? 0) + 1
         }
       }
     }
-    console.log(`[floorguard] real corpus: ${JSON.stringify(totals)}`)
+    console.log(`[floorguard] real corpus: ${JSON.stringify(totals)}, refusals ${JSON.stringify(refusals)}`)
     expect(totals.windows).toBeGreaterThan(0)
     expect(totals.kept).toBe(totals.items)
   })

@@ -10,8 +10,9 @@ export interface CompactReportContext {
 }
 
 /**
- * The `--json` document: `{version: 1, kind, floor, summaries: [{range, slot, tokens, text}], refusal, verification}`
- * plus `file`, `format`, `summarizer`, `range` and `output`.
+ * The `--json` document: `{version: 1, kind, floor, summaries: [{range, slot, tokens, replacedTokens, text}], refusal,
+ * verification}` plus `file`, `format`, `summarizer`, `range` and `output`. `verification.parts[]` carry
+ * `replacedTokens`, `compression` and `warnings` for accepted summaries.
  */
 export function compactJson(result: CompactResult, context: CompactReportContext): Record<string, unknown> {
   return {
@@ -27,6 +28,7 @@ export function compactJson(result: CompactResult, context: CompactReportContext
       range: [...summary.range],
       slot: summary.slot,
       tokens: summary.tokens,
+      replacedTokens: summary.replacedTokens,
       text: summary.text,
       attempts: summary.attempts,
       repaired: summary.repaired,
@@ -49,13 +51,16 @@ export function renderCompactReport(result: CompactResult, context: CompactRepor
     lines.push('  the transcript was left as it was; nothing was written')
     return `${lines.join('\n')}\n`
   }
-  lines.push(`${result.kind} into ${result.summaries.length} verified summar${result.summaries.length === 1 ? 'y' : 'ies'}${context.output ? `, written to ${context.output}` : ''}`)
+  lines.push(
+    `${result.kind} into ${result.summaries.length} verified summar${result.summaries.length === 1 ? 'y' : 'ies'} (${result.verification.tokenizer})${context.output ? `, written to ${context.output}` : ''}`,
+  )
   result.summaries.forEach((summary, index) => {
     const part = result.verification.parts[index]
     const invented = part?.attempts.at(-1)?.invented ?? []
     lines.push(
-      `  messages ${summary.range[0]}:${summary.range[1]} → ${summary.tokens}/${summary.slot} tokens, ${part?.items ?? 0} items verbatim, attempt ${summary.attempts}${summary.repaired ? ' (repaired)' : ''}`,
+      `  messages ${summary.range[0]}:${summary.range[1]} (${summary.replacedTokens} tokens) → ${summary.tokens}/${summary.slot} tokens, ${part?.items ?? 0} items verbatim, attempt ${summary.attempts}${summary.repaired ? ' (repaired)' : ''}`,
     )
+    for (const warning of part?.warnings ?? []) lines.push(`    warning: ${warning}`)
     if (invented.length > 0) lines.push(`    not in the segment (invented?): ${invented.slice(0, 8).map((span) => `${span.kind} ${JSON.stringify(span.text)}`).join(', ')}`)
   })
   return `${lines.join('\n')}\n`
