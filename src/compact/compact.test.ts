@@ -345,6 +345,15 @@ describe('issue 11: what compact must never do', () => {
     expect(result.floor.tokenizer).toBe(approx.name)
   })
 
+  it('with approximate planning, the range\'s tokens that cap the slot are real ones too', async () => {
+    const approx = await createTokenizer('approx')
+    const transcript = await record()
+    const result = await compactTranscript(transcript, { estimator: createEstimator({ name: 'full', tokenizer: approx }), tokenizer: approx, slot: 4000, sleep: async () => {} })
+    const replaced = tokensOf(transcript.messages, 1, transcript.messages.length)
+    expect(result.summaries.map((summary) => [summary.range, summary.slot])).toEqual([[[1, transcript.messages.length], replaced - 1]])
+    expect(tokenizer.count(result.summaries[0]!.text)).toBeLessThan(replaced)
+  })
+
   it('an explicit verifyTokenizer is used; an exact planning tokenizer verifies by default', async () => {
     const cl100k = await createTokenizer('cl100k_base')
     const result = await compactTranscript(turn412(), { ...base, slot: roomy, range, verifyTokenizer: cl100k })

@@ -16,7 +16,7 @@ import { planParts, type CompactionPlanner, type PlannedPart } from './_plan.js'
 export interface CompactTranscriptOptions {
   /** Prices the segment's irreducible items. */
   readonly estimator: FloorEstimatorV1
-  /** Prices the range for planning (the estimator's tokenizer); summaries are verified with `verifyTokenizer`. */
+  /** The estimator's tokenizer, named in the floor; slots and the range's tokens are counted with `verifyTokenizer`. */
   readonly tokenizer: TokenizerV1
   /**
    * The real tokenizer every summary's slot is measured with, whatever `tokenizer` plans with: a summary an
@@ -241,7 +241,8 @@ export async function compactTranscript(transcript: Transcript, options: Compact
 
   const planned = planParts(
     options.planner,
-    { messages: segment, offset: start, pairs: transcript.pairs, estimator, tokenizer },
+    // The range's tokens (what a summary must stay below) are counted as the summaries are: with the real tokenizer.
+    { messages: segment, offset: start, pairs: transcript.pairs, estimator, tokenizer: verifyTokenizer },
     { ...options.planOptions, slot, ...(options.budget === undefined ? {} : { budget: options.budget }) },
   )
   const floor = floorOf(planned.floor)
