@@ -1,6 +1,7 @@
 import { FloorguardError } from '../errors.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import { type CountFunction, createCounter } from './_counter.js'
+import { readBuiltAhead } from './_rank-cache.js'
 import { buildRankTable, type RankTable } from './_rank-table.js'
 
 export type { TokenizerV1 } from '../spec/tokenizer.js'
@@ -28,13 +29,15 @@ export interface TokenizerOptions {
 /** The exact encodings. */
 type ExactName = 'o200k_base' | 'cl100k_base'
 
-/** Rank tables, built once per encoding on first use and shared (read-only) by every tokenizer instance. */
+/** Rank tables, read (built at install) or built once per encoding on first use, shared (read-only) by every tokenizer. */
 const rankTables = new Map<ExactName, Promise<RankTable>>()
 
 function loadRankTable(name: ExactName): Promise<RankTable> {
   let table = rankTables.get(name)
   if (!table) {
-    table = importRankData(name).then(buildRankTable)
+    // The table built at install, when it was built from the gpt-tokenizer installed now; else built here.
+    const builtAhead = readBuiltAhead(name)
+    table = builtAhead ? Promise.resolve(builtAhead) : importRankData(name).then(buildRankTable)
     // A failed load (gpt-tokenizer missing) is retried by the next call.
     table.catch(() => rankTables.delete(name))
     rankTables.set(name, table)
