@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import type { Message, Transcript } from '../spec/transcript.js'
 import { claudeCodeFormat } from './formats/claude-code.js'
 import { codexFormat } from './formats/codex.js'
+import { writeTranscript } from './read.js'
+import { getFormat } from './registry.js'
 import { geminiCliFormat } from './formats/gemini-cli.js'
 import { sourceFromString } from './source.js'
 import { type CompactedRange, writeCompacted } from './write-compacted.js'
@@ -176,3 +178,75 @@ describe('writeCompacted on other logs', () => {
     expect(again.messages.map((message) => message.parts.map((part) => part.type).join('+'))).toEqual(['text', 'summary', 'text'])
   })
 })
+
+describe('writeCompacted on message-array documents', () => {
+  const harness = '{"role":"harness","content":"","extra":{"step":2}}'
+  const documents = [
+    ['openai', 'openai/chat-tools.json', fixture('openai/chat-tools.json')],
+    ['openai', 'openai/agent-exit.json', fixture('openai/agent-exit.json')],
+    ['anthropic', 'anthropic/tools.json', fixture('anthropic/tools.json')],
+    ['ai-sdk', 'ai-sdk/v6-tools.json', fixture('ai-sdk/v6-tools.json')],
+    ['openai-responses', 'openai-responses/input-items.json', fixture('openai-responses/input-items.json')],
+    // Items of unknown roles between messages stay, after the summary of a range around them.
+    ['openai', 'carried.json', Buffer.from(`[{"role":"user","content":"a"}, ${harness}, {"role":"assistant","content":"b"}, ${harness}, {"role":"user","content":"c"}]`)],
+    ['openai-responses', 'carried-items.json', Buffer.from(`{"input": [{"role":"user","content":"a"},\n  ${harness},\n  {"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},\n  {"type":"function_call_output","call_id":"c1","output":"ok"},\n  ${harness}]}`)],
+  ] as const
+
+  it.each(documents)('%s %s: every compacted range gives what the writer writes, in the input\'s own bytes elsewhere', async (name, path, input) => {
+    // Oracle: the format's writer on the compacted transcript (JSON-equal), for every range of every length.
+    const format = getFormat(name)
+    const transcript = await format.read(sourceFromString(path, input.toString('utf8')))
+    const count = transcript.messages.length
+    let spliced = 0
+    for (let start = 0; start < count; start++) {
+      for (let end = start + 1; end <= count; end++) {
+        const summaries = [{ range: [start, end] as const, text: `Summary of ${start}:${end}.` }]
+        const after = compacted(transcript, summaries)
+        const output = writeCompacted({ input, transcript, compacted: after, summaries })
+        expect(JSON.parse(output.toString('utf8')), `${start}:${end}`).toEqual(JSON.parse(writeTranscript(after)))
+        // Spliced (not rewritten by the writer) whenever the range is a run of the array's items: the writer's
+        // 2-space layout and the input's differ, so only a splice leaves a prefix of the input's own bytes.
+        const written = Buffer.from(writeTranscript(after), 'utf8')
+        if (!output.equals(written) && commonPrefix(input, output) > commonPrefix(input, written)) spliced++
+        const pointers = transcript.messages.slice(start, end).map((message) => message.provenance?.pointer ?? '')
+        if (pointers.every((pointer) => /\/\d+$/.test(pointer)) && new Set(pointers.map((pointer) => pointer.replace(/\/\d+$/, ''))).size === 1) {
+          expect(output.equals(written), `${start}:${end} spliced`).toBe(false)
+        }
+      }
+    }
+    expect(spliced).toBeGreaterThan(0)
+  })
+
+  it('keeps bytes that are not UTF-8 outside the range, where the writer would write U+FFFD', async () => {
+    // Issue 11: invalid UTF-8 outside the compacted range came out as U+FFFD.
+    const text = fixture('openai/chat-tools.json').toString('latin1').replace('You are a release engineer.', 'You are a release \xe9ngineer.')
+    const input = Buffer.from(text, 'latin1')
+    const transcript = await getFormat('openai').read(sourceFromString('chat.json', input.toString('utf8')))
+    const summaries = [{ range: [3, 6] as const, text: 'Tests pass after the bump.' }]
+    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries })
+    expect(output.includes(Buffer.from('release \xe9ngineer', 'latin1'))).toBe(true)
+    expect(output.includes(Buffer.from('\uFFFD', 'utf8'))).toBe(false)
+    // Everything up to the first replaced message is the input's own bytes, and so is everything after the last.
+    const items = JSON.parse(input.toString('utf8')).messages as unknown[]
+    const firstReplaced = input.indexOf(Buffer.from(JSON.stringify(items[3]).slice(0, 12)))
+    expect(commonPrefix(input, output)).toBeGreaterThanOrEqual(firstReplaced - 8)
+    const again = await getFormat('openai').read(sourceFromString('out.json', output.toString('utf8')))
+    expect(again.messages.map((message) => message.parts[0]!.type)).toEqual(['text', 'text', 'tool-call', 'text'])
+    expect(again.messages[3]!.parts[0]).toEqual({ type: 'text', text: 'Tests pass after the bump.' })
+  })
+
+  it('keeps a minified document minified', async () => {
+    const input = Buffer.from('{"model":"m","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"}]}')
+    const transcript = await getFormat('openai').read(sourceFromString('chat.json', input.toString('utf8')))
+    const summaries = [{ range: [0, 2] as const, text: 'S' }]
+    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries })
+    expect(output.toString('utf8')).toBe('{"model":"m","messages":[{"role":"user","content":"S"},{"role":"user","content":"c"}]}')
+  })
+})
+
+/** How many leading bytes two buffers share. */
+function commonPrefix(a: Buffer, b: Buffer): number {
+  let index = 0
+  while (index < a.length && index < b.length && a[index] === b[index]) index++
+  return index
+}

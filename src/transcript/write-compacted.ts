@@ -1,6 +1,8 @@
 import { InvalidInputError } from '../errors.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
+import type { TranscriptFormatV1 } from '../spec/format.js'
 import type { Message, Transcript } from '../spec/transcript.js'
+import { arrayItemSpans } from './_json-items.js'
 import { createClaudeCodeCompaction } from './formats/claude-code.js'
 import type { LogCompaction, LogRangeContext } from './formats/_log.js'
 import { appendMessages, writeTranscript } from './read.js'
@@ -52,7 +54,9 @@ const LOG_COMPACTIONS: Readonly<Record<string, (options: { now?: () => Date; ran
 /**
  * Writes the compacted copy of an input in its own format.
  *
- * A message-array document is written by its format's writer. A JSONL log is spliced: every line outside the
+ * A message-array document is spliced in its own bytes: each range's items are replaced by the format's record for
+ * the summary, and every other byte stays (see `spliceDocument`); a range that is not a run of one array's items
+ * (it holds Anthropic's top-level `system`) makes the format's writer write the whole document. A JSONL log is spliced: every line outside the
  * compacted ranges is copied byte for byte (invalid UTF-8 included); in each range, the lines of the replaced
  * messages are dropped, the other records there (session starts and results, system records, snapshots) are kept in
  * order before the summary, and the summary is written as the format's own records. A kept record that pointed at a
@@ -60,7 +64,10 @@ const LOG_COMPACTIONS: Readonly<Record<string, (options: { now?: () => Date; ran
  */
 export function writeCompacted(options: WriteCompactedOptions): Buffer {
   const format = getFormat(options.transcript.format)
-  if (format.write) return Buffer.from(writeTranscript(options.compacted), 'utf8')
+  if (format.write) {
+    const input = Buffer.from(options.input.buffer, options.input.byteOffset, options.input.byteLength)
+    return spliceDocument(input, options.transcript, options.summaries, format) ?? Buffer.from(writeTranscript(options.compacted), 'utf8')
+  }
   if (!format.append) {
     throw new InvalidInputError(`format ${format.name} has no writer, so a compacted copy cannot be written; convert it to openai or anthropic first`, { file: '<output>' })
   }
@@ -75,6 +82,68 @@ export function writeCompacted(options: WriteCompactedOptions): Buffer {
       : { ...summary, replacedTokens: transcript.messages.slice(summary.range[0], summary.range[1]).reduce((total, message) => total + messageTokens(message, tokenizer), 0) },
   )
   return spliceLog(Buffer.from(options.input.buffer, options.input.byteOffset, options.input.byteLength), transcript, summaries, compaction)
+}
+
+/** A message's array and index in the document (`/messages/3` → messages, 3; `/3` → the root array, 3). */
+function itemOf(message: Message | undefined): { key: string | undefined; index: number } | undefined {
+  const pointer = message?.provenance?.pointer
+  if (pointer === undefined) return undefined
+  const match = /^(?:\/(messages|input|output))?\/(0|[1-9][0-9]{0,9})$/.exec(pointer)
+  return match ? { key: match[1], index: Number(match[2]) } : undefined
+}
+
+/**
+ * A message-array document with each range's items replaced in its own bytes: everything else (other messages,
+ * other keys, whitespace, bytes that are not UTF-8) stays byte for byte, and the summary is the format's record for
+ * it, indented like the item it replaces. Items of unknown roles inside a range stay, after the summary (as the
+ * writer puts them). Undefined when a range is not a run of items of one array (it holds a top-level `system`, or
+ * spans `input` and `output`): the caller then writes the whole document.
+ */
+function spliceDocument(input: Buffer, transcript: Transcript, summaries: readonly CompactedRange[], format: TranscriptFormatV1): Buffer | undefined {
+  const ordered = [...summaries].sort((a, b) => a.range[0] - b.range[0])
+  let key: string | undefined | null = null
+  const replaced: Array<{ first: number; last: number; covered: Set<number>; text: string }> = []
+  for (const summary of ordered) {
+    const covered = new Set<number>()
+    let first = Number.POSITIVE_INFINITY
+    let last = -1
+    for (let index = summary.range[0]; index < summary.range[1]; index++) {
+      const message = transcript.messages[index]
+      const item = itemOf(message)
+      if (!item || (key !== null && item.key !== key)) return undefined
+      key = item.key
+      // A Responses message groups several items; its source holds them all.
+      const count = Array.isArray(message!.source) && transcript.format === 'openai-responses' ? message!.source.length : 1
+      for (let offset = 0; offset < count; offset++) covered.add(item.index + offset)
+      first = Math.min(first, item.index)
+      last = Math.max(last, item.index + count - 1)
+    }
+    if (last < 0) return undefined
+    replaced.push({ first, last, covered, text: summary.text })
+  }
+  if (key === null) return undefined
+  const spans = arrayItemSpans(input, key)
+  if (!spans || replaced.some((range) => range.last >= spans.length)) return undefined
+  // Items are written apart as the document's own items are (`,` and its newline and indentation, or none).
+  const separator = spans.length > 1 ? input.subarray(spans[0]!.end, spans[1]!.start) : Buffer.from(',\n')
+  const pieces: Buffer[] = []
+  let cursor = 0
+  for (const range of replaced) {
+    const start = spans[range.first]!.start
+    const written = JSON.parse(format.write!({ format: transcript.format, messages: [summaryMessage(range.text)], pairs: [], unpaired: [] })) as unknown[]
+    const items: Buffer[] = written.map((item) => Buffer.from(JSON.stringify(item), 'utf8'))
+    for (let index = range.first; index <= range.last; index++) {
+      if (!range.covered.has(index)) items.push(input.subarray(spans[index]!.start, spans[index]!.end))
+    }
+    pieces.push(input.subarray(cursor, start))
+    items.forEach((item, index) => {
+      if (index > 0) pieces.push(separator)
+      pieces.push(item)
+    })
+    cursor = spans[range.last]!.end
+  }
+  pieces.push(input.subarray(cursor))
+  return Buffer.concat(pieces)
 }
 
 function summaryMessage(text: string): Message {
