@@ -17,7 +17,7 @@ import { createTokenizer } from '../tokenize/index.js'
 import { readTranscript, sourceFromString } from '../transcript/index.js'
 import type { SummarizeRequest } from '../spec/summarizer.js'
 import { messageTokens } from '../transcript/render.js'
-import { compactTranscript, type CompactResult, type CompactTranscriptOptions } from './compact.js'
+import { compactionRange, compactTranscript, type CompactResult, type CompactTranscriptOptions } from './compact.js'
 import { fixturePlanner } from './__fixtures__/planner.js'
 import { transcriptOf, turn412 } from './__fixtures__/transcripts.js'
 
@@ -373,6 +373,10 @@ describe('issue 11: what compact must never do', () => {
     expect(folded.transcript!.messages[0]!.parts[0]!.type).toBe('summary')
     const onlySystem = await compactTranscript(transcript, { ...base, slot: 100, range: { start: 0, end: 1 } })
     expect(onlySystem.refusal?.code).toBe('empty')
+    // The same rule, for check and plan to plan what compact compacts.
+    expect(compactionRange(transcript)).toEqual([1, 8])
+    expect(compactionRange(transcript, { start: 3, end: 5 })).toEqual([3, 5])
+    expect(compactionRange(transcript, {}, true)).toEqual([0, 8])
   })
 
   it("the default summarizer's own rendering of tool arguments (limit=5) is not reported as invented", async () => {

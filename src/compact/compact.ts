@@ -185,6 +185,21 @@ export interface CompactResult {
 /** Kinds the invented-state report looks for in a summary. */
 const INVENTED_KINDS = new Set<ItemKind>(['identifier', 'path', 'url', 'number', 'version', 'env', 'constant', 'hash', 'uuid'])
 
+/**
+ * The range `compact` works on: `[max(start, leading system messages), end)`, the whole transcript by default; with
+ * `includeSystem`, `[start, end)` as given. `check` and `plan` use it to plan what `compact` would compact.
+ */
+export function compactionRange(transcript: Transcript, range: { readonly start?: number; readonly end?: number } = {}, includeSystem = false): readonly [number, number] {
+  const total = transcript.messages.length
+  const end = Math.min(range.end ?? total, total)
+  const asked = range.start ?? 0
+  if (includeSystem) return [asked, end]
+  // The system prompt is never compacted: the range starts after the transcript's leading system messages.
+  let systemEnd = 0
+  while (systemEnd < total && transcript.messages[systemEnd]!.role === 'system') systemEnd++
+  return [Math.max(asked, Math.min(systemEnd, end)), end]
+}
+
 /** The summary message that replaces a compacted range. No `source`: writers synthesize a native record. */
 export function createSummaryMessage(text: string): Message {
   return { role: 'user', parts: [{ type: 'summary', text, source: 'floorguard' }] }
@@ -211,11 +226,8 @@ export async function compactTranscript(transcript: Transcript, options: Compact
   if (!Number.isInteger(asked) || asked < 0 || asked > end) {
     throw new FloorguardError('invalid-argument', `range: expected 0 <= start <= end <= ${total}, got ${asked}:${options.range?.end ?? ''}`)
   }
-  // The system prompt is never compacted: the range starts after the transcript's leading system messages.
-  let systemEnd = 0
-  while (systemEnd < total && transcript.messages[systemEnd]!.role === 'system') systemEnd++
-  const start = options.includeSystem ? asked : Math.max(asked, Math.min(systemEnd, end))
-  const range = [start, end] as const
+  const range = compactionRange(transcript, { start: asked, end }, options.includeSystem ?? false)
+  const start = range[0]
   const segment = transcript.messages.slice(start, end)
   const verifyTokenizer = options.verifyTokenizer ?? (tokenizer.exact ? tokenizer : await createTokenizer('o200k_base'))
   const verificationBase = { tokenizer: verifyTokenizer.name, normalization: 'none' as const }

@@ -1,4 +1,4 @@
-export { compactTranscript, createSummaryMessage } from './compact.js'
+export { compactionRange, compactTranscript, createSummaryMessage } from './compact.js'
 export type {
   AttemptReport,
   CompactFloor,
