@@ -10,6 +10,8 @@ import { aggregate, share, type Aggregate } from './metrics.js'
 export interface ArmAggregate {
   readonly cuts: number
   readonly refused: number
+  /** Refusals by code (`plan`, `summarizer`, `no-gain`, …). */
+  readonly refusalsByCode: Tally
   readonly split: number
   /** refused / cuts, split / cuts. */
   readonly refusalRate: number | null
@@ -120,6 +122,11 @@ export function aggregateArm(cuts: readonly CutResult[], arm: ArmName, seed: num
   return {
     cuts: results.length,
     refused,
+    refusalsByCode: Object.fromEntries(
+      [...new Set(results.flatMap(({ arm: result }) => (result.outcome === 'refused' ? [result.refusal ?? 'unknown'] : [])))]
+        .sort()
+        .map((code) => [code, results.filter(({ arm: result }) => result.outcome === 'refused' && (result.refusal ?? 'unknown') === code).length]),
+    ),
     split,
     refusalRate: share(refused, results.length),
     splitRate: share(split, results.length),

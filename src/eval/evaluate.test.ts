@@ -65,10 +65,10 @@ describe('aggregateArm', () => {
     const cuts = [
       cut({ future: 4, arms: { B3: armResult({ futureKept: 2, kept: 5, tokens: 100 }), vendor: armResult({ tokens: 50 }) } }),
       cut({ future: 0, arms: { B3: armResult({ futureKept: 0, kept: 10, tokens: 300, outcome: 'split', parts: 2 }), vendor: armResult({ tokens: 100 }) } }),
-      cut({ future: 6, arms: { B3: armResult({ futureKept: 6, kept: 10, tokens: 1000, outcome: 'refused', parts: 0 }), vendor: armResult({ tokens: 400 }) } }),
+      cut({ future: 6, arms: { B3: armResult({ futureKept: 6, kept: 10, tokens: 1000, outcome: 'refused', parts: 0, refusal: 'plan' }), vendor: armResult({ tokens: 400 }) } }),
     ]
     const a = aggregateArm(cuts, 'B3', 1)
-    expect(a).toMatchObject({ cuts: 3, refused: 1, split: 1 })
+    expect(a).toMatchObject({ cuts: 3, refused: 1, split: 1, refusalsByCode: { plan: 1 } })
     expect(a.refusalRate).toBeCloseTo(1 / 3, 10)
     // Future recall per cut: 2/4 and 6/6 (the cut without future references does not count); pooled 8/10.
     expect(a.futureRecall.n).toBe(2)

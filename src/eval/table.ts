@@ -51,7 +51,7 @@ export function armTable(groups: Record<string, Partial<Record<ArmName, ArmAggre
       const a = arms[arm]
       if (!a) continue
       rows.push([
-        group, ARM_LABEL[arm], String(a.cuts), `${a.refused} (${percent(a.refusalRate)})`, `${a.split} (${percent(a.splitRate)})`,
+        group, ARM_LABEL[arm], String(a.cuts), `${a.refused} (${percent(a.refusalRate)})${a.refused > 0 ? `: ${tallyLine(a.refusalsByCode)}` : ''}`, `${a.split} (${percent(a.splitRate)})`,
         meanWithInterval(a.goldKept), meanWithInterval(a.goldKeptOutside),
         `${meanWithInterval(a.futureRecall)}${a.futureRecall.n < a.cuts ? ` (n=${a.futureRecall.n})` : ''}`,
         percent(a.futureRecall.min), `${percent(a.futurePooled.share)} (${a.futurePooled.kept}/${a.futurePooled.total})`,
