@@ -27,9 +27,9 @@ export interface Estimation {
   readonly estimator: FloorEstimatorV1
 }
 
-/** Resolves the shared flags (defaults: slot 2000, margin 0.2, o200k_base, full, auto) or throws a UsageError. */
+/** Resolves the shared flags (defaults: slot 2000, margin 0.2, o200k_base, full, auto) or throws a UsageError (slot: 1 to 2^53 - 1). */
 export async function resolveEstimation(values: Record<string, string | boolean | undefined>): Promise<Estimation> {
-  const slot = parseIntegerFlag('slot', values.slot, 2000)
+  const slot = parseIntegerFlag('slot', values.slot, 2000, { min: 1 })
   const marginRatio = parseRatioFlag('margin', values.margin, 0.2)
   const range = parseRangeFlag(values.range)
   const tokenizer = await createTokenizer((values.tokenizer as string | undefined) ?? 'o200k_base')

@@ -91,7 +91,7 @@ describe('floorguard check', () => {
   })
 
   it.each([
-    [['check', example, '--slot', 'lots'], /--slot: expected a non-negative integer, got "lots"/],
+    [['check', example, '--slot', 'lots'], /--slot: expected a positive integer, got "lots"/],
     [['check', example, '--margin', '2'], /--margin: expected a number from 0 to 1/],
     [['check', example, '--range', '9'], /--range: expected A:B/],
     [['check', example, '--range', '0:99'], /--range: expected indices within the transcript's 16 messages/],

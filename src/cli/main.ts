@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { FloorguardError } from '../errors.js'
-import type { CliCommand, CliIo } from './_command.js'
+import { OutputWriteError, type CliCommand, type CliIo } from './_command.js'
+import { installInterrupts } from './_interrupt.js'
 import { checkCommand } from './commands/check.js'
 import { compactCommand } from './commands/compact.js'
 import { planCommand } from './commands/plan.js'
@@ -12,8 +13,11 @@ export const COMMANDS: Record<string, CliCommand> = {
   compact: compactCommand,
 }
 
-/** Exit codes shared by every command. */
-export const EXIT = { ok: 0, internal: 1, badInput: 2, refused: 3 } as const
+/**
+ * Exit codes shared by every command: 1 also for a failed write (full disk), 141 (128 + SIGPIPE, what a shell reports
+ * for `cat big | head`) when the reader of standard output went away, 130/143/129 after SIGINT/SIGTERM/SIGHUP.
+ */
+export const EXIT = { ok: 0, internal: 1, badInput: 2, refused: 3, closedPipe: 141 } as const
 
 const BAD_INPUT_CODES = new Set(['invalid-input', 'invalid-argument', 'unknown-name', 'missing-dependency'])
 
@@ -28,11 +32,25 @@ function help(): string {
   return `usage: floorguard <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nfloorguard <command> --help shows a command's options. --debug prints stack traces.\n`
 }
 
-/** Default I/O: the process's streams. */
+/** Writes to a stream and settles when the OS has the bytes; a failure becomes an OutputWriteError naming `target`. */
+function writeTo(stream: NodeJS.WritableStream, target: string, chunk: string | Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    try {
+      stream.write(chunk, (error) => (error ? reject(new OutputWriteError(target, error)) : resolve()))
+    } catch (error) {
+      reject(new OutputWriteError(target, error))
+    }
+  })
+}
+
+function ignoreError(): void {}
+
+/** Default I/O: the process's streams. Write errors reach the writer's promise, never an unhandled 'error' event. */
 export function processIo(): CliIo {
+  for (const stream of [process.stdout, process.stderr]) if (!stream.listeners('error').includes(ignoreError)) stream.on('error', ignoreError)
   return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: (chunk) => writeTo(process.stdout, '<stdout>', chunk),
+    stderr: (text) => void process.stderr.write(text),
     stdin: process.stdin,
     cwd: process.cwd(),
     env: process.env,
@@ -40,33 +58,40 @@ export function processIo(): CliIo {
 }
 
 /**
- * Runs the CLI and returns its exit code: 0 ran, 1 internal fault, 2 bad usage or input, 3 refused (compact).
- * Errors print as one line (`floorguard: …`); `--debug` adds the stack.
+ * Runs the CLI and returns its exit code: 0 ran, 1 internal fault or failed write, 2 bad usage or input, 3 refused
+ * (compact), 141 standard output closed by its reader (quietly). Errors print as one line (`floorguard …: …`);
+ * `--debug` adds the stack.
  */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const debug = argv.includes('--debug')
   const args = argv.filter((arg) => arg !== '--debug')
   const [name, ...rest] = args
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(help())
-    return name === undefined ? EXIT.badInput : EXIT.ok
-  }
-  if (name === '--version' || name === '-v') {
-    io.stdout(`${version()}\n`)
-    return EXIT.ok
-  }
-  const command = COMMANDS[name]
-  if (!command) {
-    io.stderr(`floorguard: unknown command ${JSON.stringify(name)}: expected one of ${Object.keys(COMMANDS).join(', ')}\n`)
-    return EXIT.badInput
-  }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`)
-    return EXIT.ok
-  }
   try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      await io.stdout(help())
+      return name === undefined ? EXIT.badInput : EXIT.ok
+    }
+    if (name === '--version' || name === '-v') {
+      await io.stdout(`${version()}\n`)
+      return EXIT.ok
+    }
+    const command = COMMANDS[name]
+    if (!command) {
+      io.stderr(`floorguard: unknown command ${JSON.stringify(name)}: expected one of ${Object.keys(COMMANDS).join(', ')}\n`)
+      return EXIT.badInput
+    }
+    if (rest.includes('--help') || rest.includes('-h')) {
+      await io.stdout(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`)
+      return EXIT.ok
+    }
     return await command.run(rest, io)
   } catch (error) {
+    if (error instanceof OutputWriteError) {
+      if (error.closed) return EXIT.closedPipe
+      io.stderr(`floorguard: ${error.message}\n`)
+      if (debug && error.stack) io.stderr(`${error.stack}\n`)
+      return EXIT.internal
+    }
     const known = FloorguardError.is(error)
     const message = error instanceof Error ? error.message : String(error)
     io.stderr(`floorguard ${name}: ${known ? message : `internal error: ${message}`}\n`)
@@ -76,7 +101,15 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   }
 }
 
-/** Entry point of the `floorguard` binary: runs the CLI and sets the process's exit code. */
+/**
+ * Entry point of the `floorguard` binary: runs the CLI and sets the process's exit code. Interrupts (SIGINT, SIGTERM,
+ * SIGHUP) kill running summarizers' process groups, remove temp files and exit with 128 + the signal's number.
+ */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  process.exitCode = await runCli(argv)
+  const interrupts = installInterrupts()
+  try {
+    process.exitCode = await runCli(argv, { ...processIo(), signal: interrupts.signal, trackTempFile: interrupts.trackTempFile })
+  } finally {
+    interrupts.dispose()
+  }
 }

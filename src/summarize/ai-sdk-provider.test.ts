@@ -32,6 +32,31 @@ describe('resolveAiModel', () => {
   })
 })
 
+describe('API keys (issue 11: a missing OPENAI_API_KEY made three attempts)', () => {
+  it.each([
+    ['openai', 'OPENAI_API_KEY'],
+    ['anthropic', 'ANTHROPIC_API_KEY'],
+    ['google', 'GOOGLE_GENERATIVE_AI_API_KEY'],
+  ])('ai:%s needs %s in the environment it is given, before any import or request', async (provider, variable) => {
+    let imported = false
+    const importModule = () => {
+      imported = true
+      return Promise.reject(new Error('not reached'))
+    }
+    const error = await resolveAiModel({ spec: `${provider}:m`, env: { [variable]: '' }, importModule }).catch((caught: unknown) => caught)
+    expect(FloorguardError.is(error) && error.code).toBe('invalid-argument')
+    expect((error as Error).message).toBe(`ai:${provider} needs ${variable}: set it in the environment (no request was made)`)
+    expect(imported).toBe(false)
+    await expect(createSummarizer(`ai:${provider}:m`, { env: {} })).rejects.toThrow(`needs ${variable}`)
+  })
+
+  it('a key that is there passes, and local providers need none', async () => {
+    expect(modelOf(await resolveAiModel({ spec: 'openai:gpt-4o-mini', env: { OPENAI_API_KEY: 'sk-test' } })).modelId).toBe('gpt-4o-mini')
+    expect(modelOf(await resolveAiModel({ spec: 'anthropic:claude-sonnet-4-5', env: { ANTHROPIC_API_KEY: 'sk-test' } })).provider).toMatch(/^anthropic/)
+    expect(modelOf(await resolveAiModel({ spec: 'ollama:llama3.1:8b', env: {} })).modelId).toBe('llama3.1:8b')
+  })
+})
+
 describe('createSummarizer', () => {
   it('parses ledger, ai:PROVIDER:MODEL and cmd:COMMAND', async () => {
     expect((await createSummarizer('ledger')).name).toBe('ledger')

@@ -9,6 +9,8 @@ interface ProviderEntry {
   readonly packageName: string
   /** Variables documented for `--help` and the README. */
   readonly env: readonly string[]
+  /** The variable holding the API key, when the provider cannot run without one. */
+  readonly apiKeyEnv?: string
   create(module: Record<string, unknown>, modelId: string, env: ProviderEnv): LanguageModel
 }
 
@@ -37,21 +39,25 @@ function compatible(module: Record<string, unknown>, name: string, baseURL: stri
 
 /**
  * Providers of `--summarizer ai:PROVIDER:MODEL`. The hosted ones read their package's own variables
- * (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GOOGLE_GENERATIVE_AI_API_KEY`) when the first request is made.
+ * (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GOOGLE_GENERATIVE_AI_API_KEY`) when the first request is made;
+ * {@link resolveAiModel} checks, when given the environment, that the key is there before any request.
  */
 export const AI_PROVIDERS = {
   openai: {
     packageName: '@ai-sdk/openai',
+    apiKeyEnv: 'OPENAI_API_KEY',
     env: ['OPENAI_API_KEY', 'OPENAI_BASE_URL'],
     create: (module, modelId) => providerInstance(module, 'openai', '@ai-sdk/openai')(modelId),
   },
   anthropic: {
     packageName: '@ai-sdk/anthropic',
+    apiKeyEnv: 'ANTHROPIC_API_KEY',
     env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'],
     create: (module, modelId) => providerInstance(module, 'anthropic', '@ai-sdk/anthropic')(modelId),
   },
   google: {
     packageName: '@ai-sdk/google',
+    apiKeyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY',
     env: ['GOOGLE_GENERATIVE_AI_API_KEY'],
     create: (module, modelId) => providerInstance(module, 'google', '@ai-sdk/google')(modelId),
   },
@@ -89,8 +95,10 @@ export interface ResolveAiModelOptions {
   /** `PROVIDER:MODEL`, e.g. `openai:gpt-4o-mini`, `ollama:llama3.1:8b` (the model id may contain colons). */
   readonly spec: string
   /**
-   * Variables for the OpenAI-compatible providers (hosted providers read their own from the process).
-   * @default {}
+   * The environment the provider will run in: base URLs and keys of the OpenAI-compatible providers, and where a
+   * hosted provider's API key must be (checked here, so a missing key is one error before any request; hosted
+   * providers still read their key from the process). Without it the key is not checked.
+   * @default {} (keys not checked)
    */
   readonly env?: ProviderEnv
   /**
@@ -100,7 +108,7 @@ export interface ResolveAiModelOptions {
   readonly importModule?: (specifier: string) => Promise<Record<string, unknown>>
 }
 
-/** Resolves `PROVIDER:MODEL` to an AI SDK model, importing the provider package lazily. */
+/** Resolves `PROVIDER:MODEL` to an AI SDK model, importing the provider package lazily; a missing API key throws first. */
 export async function resolveAiModel(options: ResolveAiModelOptions): Promise<LanguageModel> {
   const colon = options.spec.indexOf(':')
   const providerName = colon === -1 ? options.spec : options.spec.slice(0, colon)
@@ -110,6 +118,9 @@ export async function resolveAiModel(options: ResolveAiModelOptions): Promise<La
   }
   if (modelId === '') throw new FloorguardError('invalid-argument', `expected ai:${providerName}:MODEL, got no model id`)
   const entry: ProviderEntry = AI_PROVIDERS[providerName as AiProviderName]
+  if (options.env && entry.apiKeyEnv && !options.env[entry.apiKeyEnv]) {
+    throw new FloorguardError('invalid-argument', `ai:${providerName} needs ${entry.apiKeyEnv}: set it in the environment (no request was made)`)
+  }
   const importModule = options.importModule ?? ((specifier: string) => import(specifier) as Promise<Record<string, unknown>>)
   let module: Record<string, unknown>
   try {

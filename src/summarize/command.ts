@@ -86,7 +86,10 @@ export function buildCommandRequest(request: SummarizeRequest): CommandSummaryRe
 /**
  * Creates a summarizer that runs a shell command: stdin = {@link CommandSummaryRequest} as JSON, summary = stdout with
  * trailing line breaks removed. Non-zero exit fails with stderr's first line; past `timeoutMs` the process group is
- * killed (SIGKILL) and the call fails. POSIX only (`/bin/sh`).
+ * killed (SIGKILL) and the call fails. The command runs in a process group of its own, killed (SIGKILL) on every way
+ * the call ends: when the shell exits (success or failure: background jobs it left die with it), on timeout, on
+ * runaway output and on `abortSignal` (the CLI aborts on SIGINT, SIGTERM, exceptions and exit). A process that leaves
+ * the group on purpose (`setsid`) is out of reach. POSIX only (`/bin/sh`).
  */
 export function createCommandSummarizer(options: CommandSummarizerOptions): SummarizerV1 {
   const name = options.name ?? 'cmd'
@@ -98,7 +101,8 @@ export function createCommandSummarizer(options: CommandSummarizerOptions): Summ
 }
 
 function runCommand(options: CommandSummarizerOptions, name: string, request: SummarizeRequest): Promise<SummarizeResult> {
-  const timeoutMs = options.timeoutMs ?? 120_000
+  // setTimeout fires at once beyond 2^31 - 1 ms (with a TimeoutOverflowWarning): longer waits are that long.
+  const timeoutMs = Math.min(options.timeoutMs ?? 120_000, MAX_TIMER_MS)
   const maxOutputBytes = options.maxOutputBytes ?? 8 * 1024 * 1024
   const input = JSON.stringify(buildCommandRequest(request))
   return new Promise<SummarizeResult>((resolve) => {
@@ -154,6 +158,9 @@ function runCommand(options: CommandSummarizerOptions, name: string, request: Su
     child.stderr.on('data', (chunk: string) => {
       if (stderr.length < 4096) stderr += chunk
     })
+    // The shell is gone: whatever it left running in its group (`sleep 60 &`) goes too, which also closes the
+    // pipes such a job inherited, so 'close' comes now rather than when the job ends.
+    child.on('exit', killGroup)
     child.on('close', (code, signal) => {
       if (code !== 0) {
         const detail = stderr.split('\n').find((line) => line.trim() !== '')?.trim()
@@ -167,6 +174,8 @@ function runCommand(options: CommandSummarizerOptions, name: string, request: Su
     child.stdin.end(input)
   })
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** Removes trailing CR/LF characters (a scan from the end, linear). */
 function trimLineBreaks(text: string): string {

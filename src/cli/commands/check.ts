@@ -21,7 +21,8 @@ compacted into a summary slot of N tokens. FILE defaults to standard input.
   --lenient     skip a truncated last JSONL line (a log still being written)
   --json        print one JSON object instead of the report
 
-Exit codes: 0 ran (whatever the decision), 2 bad usage or input, 1 internal error.`
+Exit codes: 0 ran (whatever the decision), 2 bad usage or input, 1 internal error or failed write; 141 when the
+reader of standard output went away (| head), quietly.`
 
 
 /** `floorguard check`: the floor of a segment and the compact/split/refuse decision. */
@@ -36,7 +37,7 @@ export const checkCommand: CliCommand = {
     const { transcript, name } = await loadTranscript(positionals[0], io, { format, lenient, keepSource: false, command: 'check' })
     const result = checkTranscript(transcript, { estimator, tokenizer, slot, ...(range ? { range } : {}) })
     const context = { file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name }
-    io.stdout(
+    await io.stdout(
       values.json
         ? `${JSON.stringify(checkJson(result, context, planDecisionJson(result.plan)))}\n`
         : renderCheckReport(result, context, result.decision.kind === 'compact' ? [] : describePlan(result.plan).filter((line) => !line.startsWith('floor ') && !line.startsWith('decision: '))),

@@ -1,14 +1,15 @@
-import { randomBytes } from 'node:crypto'
-import { readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises'
-import { basename, dirname, join, resolve } from 'node:path'
-import { compactTranscript, type CompactResult } from '../../compact/compact.js'
+import { readFile, realpath } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { resolveRange } from '../../check/index.js'
+import { compactTranscript, createSummaryMessage, type CompactResult } from '../../compact/compact.js'
 import { compactJson, renderCompactReport } from '../../report/compact.js'
 import { InvalidInputError } from '../../errors.js'
-import type { TokenizerV1 } from '../../spec/tokenizer.js'
 import type { Transcript } from '../../spec/transcript.js'
 import { createSummarizer } from '../../summarize/index.js'
-import { getFormat, readTranscript, sourceFromString, writeCompacted } from '../../transcript/index.js'
-import { parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
+import { appendMessages, getFormat, readTranscript, sourceFromString, writeTranscript } from '../../transcript/index.js'
+import { MAX_TIMEOUT_MS, parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
+import { abortableSummarizer } from '../_interrupt.js'
+import { resolveOutput, writeOutput, type OutputTarget } from '../_output.js'
 import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
 import { reportWarnings } from '../_load.js'
 
@@ -19,7 +20,9 @@ const usage = `usage: floorguard compact FILE|- [--range A:B] [--slot N] [--marg
 
 Compacts a range of a transcript: estimate → plan (compact, split or refuse) → summarize → verify that every
 must-keep item survived verbatim (repair, retry) → write the transcript with each compacted range replaced by one
-summary message. Never modifies FILE; OUT is written atomically (temp file + rename), and only when it compacted.
+summary message. Never modifies FILE; writes OUT only when it compacted. A regular OUT (or a new one) is written
+atomically: a temp file beside it, then rename (a symbolic link's target is replaced, the link kept); an existing
+character device or FIFO (/dev/null, a pipe) is written through; a directory, socket or block device is refused.
 
   --range A:B      half-open range of message indices to compact (default: all messages)
   --slot N         summary slot in tokens (default 2000)
@@ -31,9 +34,9 @@ summary message. Never modifies FILE; OUT is written atomically (temp file + ren
                    ai:ollama:MODEL (OLLAMA_BASE_URL or OLLAMA_HOST, default http://localhost:11434/v1)
                    ai:openai-compatible:MODEL (OPENAI_COMPATIBLE_BASE_URL, OPENAI_COMPATIBLE_API_KEY)
                    cmd:COMMAND (run with /bin/sh -c; JSON request on stdin, summary on stdout)
-  -o, --output OUT where to write the compacted transcript (default: standard output, unless --json)
+  -o, --output OUT where to write the compacted transcript (default, and -o -: standard output, unless --json)
   --json           print one JSON object: {version, kind, floor, summaries, refusal, verification, …}
-  --timeout MS     milliseconds one summarizer call may take (default 120000)
+  --timeout MS     milliseconds one summarizer call may take (default 120000, at most 2147483647)
   --attempts N     summarizer calls per summary, including the first (default 3)
   --format, --tokenizer, --estimator, --lenient: as for floorguard check
 
@@ -41,8 +44,8 @@ Output format: the input's. Message-array documents (openai, openai-responses, a
 JSONL logs (claude-code, codex, gemini-cli) keep every record outside the range byte for byte and get one native
 summary record in its place.
 
-Exit codes: 0 compacted (one or more verified summaries), 3 refused (nothing written), 2 bad usage or input,
-1 internal error.`
+Exit codes: 0 compacted (one or more verified summaries), 3 refused (nothing written), 2 bad usage or input
+(OUT refused before any summarizer runs), 1 internal error or failed write, 130/143 interrupted.`
 
 const options = {
   ...ESTIMATION_FLAGS,
@@ -68,24 +71,41 @@ async function readInput(file: string | undefined, io: CliIo): Promise<{ bytes: 
   }
 }
 
-/**
- * Serializes the compacted transcript in the input's format (`writeCompacted`): documents through their writer; logs
- * spliced, every line outside the ranges byte for byte, each range's summary as the format's own records.
- */
-export function serializeCompacted(input: Buffer, original: Transcript, result: CompactResult, tokenizer?: TokenizerV1): Buffer {
-  return writeCompacted({ input, transcript: original, compacted: result.transcript!, summaries: result.summaries, ...(tokenizer ? { tokenizer } : {}) })
+/** Byte offset where each 1-based line starts (`starts[line - 1]`), plus the length as a sentinel. */
+function lineStarts(bytes: Buffer): number[] {
+  const starts = [0]
+  for (let index = bytes.indexOf(0x0a); index !== -1; index = bytes.indexOf(0x0a, index + 1)) starts.push(index + 1)
+  if (starts[starts.length - 1] !== bytes.length) starts.push(bytes.length)
+  return starts
 }
 
-/** Writes `bytes` to `path` atomically: a temp file beside it, then rename (readers never see half a file). */
-async function writeAtomically(path: string, bytes: Buffer): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.floorguard-${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
-  try {
-    await writeFile(temp, bytes, { flag: 'wx' })
-    await rename(temp, path)
-  } catch (error) {
-    await unlink(temp).catch(() => {})
-    throw new InvalidInputError(`cannot write the output: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { file: path }, { cause: error })
+/**
+ * Serializes the compacted transcript in the input's format: `write` for documents; for logs, the input's bytes
+ * before each range, the format's `append` record(s) for its summary, and the bytes after it.
+ */
+export function serializeCompacted(input: Buffer, original: Transcript, result: CompactResult): Buffer {
+  const format = getFormat(original.format)
+  if (format.write) return Buffer.from(writeTranscript(result.transcript!), 'utf8')
+  if (!format.append) throw new InvalidInputError(`format ${original.format} has no writer, so a compacted copy cannot be written; convert it to openai or anthropic first`, { file: '<output>' })
+  const starts = lineStarts(input)
+  const pieces: Buffer[] = []
+  let cursor = 0
+  for (const summary of [...result.summaries].sort((a, b) => a.range[0] - b.range[0])) {
+    const first = original.messages[summary.range[0]]?.provenance
+    const last = original.messages[summary.range[1] - 1]?.provenance
+    if (first?.line === undefined || last?.line === undefined) {
+      throw new InvalidInputError(`format ${original.format} did not record line numbers for messages ${summary.range[0]}:${summary.range[1]}; cannot splice the log`, { file: '<output>' })
+    }
+    const from = starts[first.line - 1] ?? input.length
+    const to = starts[last.endLine ?? last.line] ?? input.length
+    pieces.push(input.subarray(cursor, from))
+    // A last line without a terminator must not run into the summary record.
+    if (from > 0 && input[from - 1] !== 0x0a) pieces.push(Buffer.from('\n'))
+    pieces.push(Buffer.from(appendMessages({ format: original.format, messages: [createSummaryMessage(summary.text)] }), 'utf8'))
+    cursor = to
   }
+  pieces.push(input.subarray(cursor))
+  return Buffer.concat(pieces)
 }
 
 async function samePath(a: string, b: string): Promise<boolean> {
@@ -103,13 +123,14 @@ export const compactCommand: CliCommand = {
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`)
     const { slot, range, format: formatName, lenient, tokenizer, estimator } = await resolveEstimation(values)
     const budget = values.budget === undefined ? undefined : parseIntegerFlag('budget', values.budget, 0)
-    const timeoutMs = parseIntegerFlag('timeout', values.timeout, 120_000)
-    const attempts = parseIntegerFlag('attempts', values.attempts, 3)
-    if (attempts < 1) throw new UsageError('--attempts: expected at least 1')
-    const output = typeof values.output === 'string' ? resolve(io.cwd, values.output) : undefined
+    const timeoutMs = parseIntegerFlag('timeout', values.timeout, 120_000, { min: 1, max: MAX_TIMEOUT_MS, unit: '(milliseconds, about 24.8 days)' })
+    const attempts = parseIntegerFlag('attempts', values.attempts, 3, { min: 1 })
+    if (values.output === '-' && values.json) throw new UsageError('-o - and --json both write to standard output; give -o a file, or drop one of them')
+    // Before any summarizer runs: an OUT that cannot be written is refused while nothing has been spent on it.
+    const output = typeof values.output === 'string' ? await resolveOutput(values.output, io.cwd) : undefined
 
     const input = await readInput(positionals[0], io)
-    if (output && input.path && (await samePath(output, input.path))) {
+    if (output && output.kind !== 'stdout' && input.path && (await samePath(output.path, input.path))) {
       throw new UsageError(`-o ${values.output as string}: refusing to overwrite the input file; write the compacted copy elsewhere`)
     }
     const summarizerSpec = (values.summarizer as string | undefined) ?? 'ledger'
@@ -125,31 +146,41 @@ export const compactCommand: CliCommand = {
     if (!format.write && !format.append) {
       throw new UsageError(`format ${transcript.format} has no writer, so floorguard cannot write a compacted copy; convert it to openai or anthropic first`)
     }
-    const result = await compactTranscript(transcript, {
-      estimator,
-      tokenizer,
-      slot,
-      summarizer,
-      timeoutMs,
-      attempts,
-      ...(range ? { range } : {}),
-      ...(budget === undefined ? {} : { budget }),
-    })
+    const [start, end] = resolveRange(range, transcript.messages.length)
+    // Aborted on an interrupt and whenever this command ends: a command summarizer's process group never outlives it.
+    const stop = new AbortController()
+    const onInterrupt = (): void => stop.abort()
+    if (io.signal?.aborted) stop.abort()
+    io.signal?.addEventListener('abort', onInterrupt, { once: true })
+    let result: CompactResult
+    try {
+      result = await compactTranscript(transcript, {
+        estimator,
+        tokenizer,
+        slot,
+        summarizer: abortableSummarizer(summarizer, stop.signal),
+        timeoutMs,
+        attempts,
+        range: { start, end },
+        ...(budget === undefined ? {} : { budget }),
+      })
+    } finally {
+      stop.abort()
+      io.signal?.removeEventListener('abort', onInterrupt)
+    }
     let written: string | null = null
     if (result.kind !== 'refused') {
-      const bytes = serializeCompacted(input.bytes, transcript, result, tokenizer)
-      if (output) {
-        await writeAtomically(output, bytes)
-        written = values.output as string
-      } else if (!values.json) {
-        io.stdout(bytes.toString('utf8'))
-        written = '<stdout>'
+      const target: OutputTarget | undefined = output ?? (values.json ? undefined : { kind: 'stdout', display: '<stdout>' })
+      if (target) {
+        // The report names the output only once the write has succeeded.
+        await writeOutput(target, serializeCompacted(input.bytes, transcript, result), io)
+        written = target.display
       }
     }
     const context = { file: input.name, format: transcript.format, summarizer: summarizer.name, output: written }
-    // Without -o, stdout may be piped into a file: the report then goes to stderr, never into the transcript.
-    if (values.json) io.stdout(`${JSON.stringify(compactJson(result, context))}\n`)
-    else if (output) io.stdout(renderCompactReport(result, context))
+    // Without -o (or with -o -), stdout carries the transcript: the report then goes to stderr, never into it.
+    if (values.json) await io.stdout(`${JSON.stringify(compactJson(result, context))}\n`)
+    else if (output && output.kind !== 'stdout') await io.stdout(renderCompactReport(result, context))
     else io.stderr(renderCompactReport(result, context))
     return result.kind === 'refused' ? 3 : 0
   },

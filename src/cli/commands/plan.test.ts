@@ -60,7 +60,7 @@ describe('floorguard plan', () => {
 
   it('bad usage is a one-line error', async () => {
     const { io } = setup()
-    await expect(planCommand.run(['turn-412-record.openai.json', '--slot', 'many'], io)).rejects.toThrow('--slot: expected a non-negative integer, got "many"')
+    await expect(planCommand.run(['turn-412-record.openai.json', '--slot', 'many'], io)).rejects.toThrow('--slot: expected a positive integer, got "many"')
     await expect(planCommand.run(['turn-412-record.openai.json', '--slot-rounding', '0'], io)).rejects.toThrow('--slot-rounding')
     await expect(planCommand.run(['a', 'b'], io)).rejects.toBeInstanceOf(FloorguardError)
   })

@@ -28,7 +28,8 @@ or REFUSE with the offending units and options with numbers. FILE defaults to st
   --json               print one JSON object: {version, file, …, decision, plan}
   --format, --tokenizer, --estimator, --margin, --lenient: as for floorguard check
 
-Exit codes: 0 ran (whatever the decision; it is in the output), 2 bad usage or input, 1 internal error.`
+Exit codes: 0 ran (whatever the decision; it is in the output), 2 bad usage or input, 1 internal error or failed
+write; 141 when the reader of standard output went away (| head), quietly.`
 
 const options = {
   ...ESTIMATION_FLAGS,
@@ -68,10 +69,10 @@ export const planCommand: CliCommand = {
     const plan = planCompaction({ messages: transcript.messages.slice(start, end), offset: start, pairs: transcript.pairs, estimator, tokenizer }, planOptions)
     if (values.json) {
       const document = { version: 1, file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name, decision: planDecisionJson(plan), plan }
-      io.stdout(`${JSON.stringify(document)}\n`)
+      await io.stdout(`${JSON.stringify(document)}\n`)
     } else {
       const header = [`floorguard plan ${name}`, `  format ${transcript.format} · tokenizer ${tokenizer.name} · estimator ${estimator.name} · messages ${start}–${end} of ${transcript.messages.length}`, '']
-      io.stdout(`${[...header, ...describePlan(plan)].join('\n')}\n`)
+      await io.stdout(`${[...header, ...describePlan(plan)].join('\n')}\n`)
     }
     return 0
   },

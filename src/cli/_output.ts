@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto'
+import { constants as fsConstants, type Stats } from 'node:fs'
+import { access, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
+import { describeSystemError, OutputWriteError, UsageError, type CliIo } from './_command.js'
+
+/**
+ * Where `-o OUT` writes, decided before any summarizer runs:
+ * - `stdout`: `-o -`;
+ * - `replace`: a regular file or a new name; written to a temp file in `path`'s directory, then renamed over `path`
+ *   (readers see the old file or the new one, never half of one). For a symbolic link, `path` is its target;
+ * - `through`: a character device (`/dev/null`, a terminal) or a FIFO; opened and written, as a shell's `>` does,
+ *   never replaced.
+ */
+export type OutputTarget =
+  | { readonly kind: 'stdout'; readonly display: '<stdout>' }
+  | { readonly kind: 'replace'; readonly path: string; readonly display: string; readonly mode: number | undefined }
+  | { readonly kind: 'through'; readonly path: string; readonly display: string }
+
+/**
+ * Resolves `-o VALUE` relative to `cwd`, or refuses it with a one-line UsageError (exit 2): a directory, a socket, a
+ * block device, a symbolic link whose target is missing, a directory floorguard cannot create files in.
+ */
+export async function resolveOutput(value: string, cwd: string): Promise<OutputTarget> {
+  if (value === '-') return { kind: 'stdout', display: '<stdout>' }
+  const path = resolve(cwd, value)
+  const refuse = (reason: string): UsageError => new UsageError(`-o ${value}: ${reason}`)
+  let info: Stats
+  try {
+    info = await lstat(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw refuse(describeSystemError(error))
+    await checkDirectory(dirname(path), refuse)
+    return { kind: 'replace', path, display: value, mode: undefined }
+  }
+  let real = path
+  if (info.isSymbolicLink()) {
+    try {
+      real = await realpath(path)
+      info = await stat(real)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      throw refuse(code === 'ENOENT' ? 'a symbolic link to a missing file; give the path of the file to create' : `a symbolic link that cannot be followed (${describeSystemError(error)})`)
+    }
+  }
+  if (info.isDirectory()) throw refuse('is a directory; give a file name')
+  if (info.isFile()) {
+    await checkDirectory(dirname(real), refuse)
+    await checkWritable(real, refuse)
+    return { kind: 'replace', path: real, display: value, mode: info.mode & 0o7777 }
+  }
+  if (info.isCharacterDevice() || info.isFIFO()) {
+    await checkWritable(real, refuse)
+    return { kind: 'through', path: real, display: value }
+  }
+  throw refuse(`is a ${info.isSocket() ? 'socket' : info.isBlockDevice() ? 'block device' : 'special file'}; floorguard writes regular files, character devices and FIFOs`)
+}
+
+async function checkDirectory(directory: string, refuse: (reason: string) => UsageError): Promise<void> {
+  let info: Stats
+  try {
+    info = await stat(directory)
+  } catch (error) {
+    throw refuse(`cannot create a file in ${directory}: ${describeSystemError(error)}`)
+  }
+  if (!info.isDirectory()) throw refuse(`cannot create a file in ${directory}: not a directory`)
+  try {
+    await access(directory, fsConstants.W_OK | fsConstants.X_OK)
+  } catch (error) {
+    throw refuse(`cannot create a file in ${directory}: ${describeSystemError(error)}`)
+  }
+}
+
+async function checkWritable(path: string, refuse: (reason: string) => UsageError): Promise<void> {
+  try {
+    await access(path, fsConstants.W_OK)
+  } catch (error) {
+    throw refuse(describeSystemError(error))
+  }
+}
+
+/**
+ * Writes `bytes` where {@link resolveOutput} said; a failure is an {@link OutputWriteError} (a temp file is removed
+ * first). The temp file of a `replace` is registered with `io.trackTempFile`, so an interrupt removes it too; it is
+ * flushed to disk before the rename and takes the replaced file's permission bits.
+ */
+export async function writeOutput(target: OutputTarget, bytes: Uint8Array, io: CliIo): Promise<void> {
+  if (target.kind === 'stdout') {
+    await io.stdout(bytes)
+    return
+  }
+  if (target.kind === 'through') {
+    if (await writeThrough(target, bytes)) return
+    // Replaced by a regular file since it was resolved: never write a regular file in place.
+    return writeOutput({ kind: 'replace', path: target.path, display: target.display, mode: undefined }, bytes, io)
+  }
+  const temp = join(dirname(target.path), `.${basename(target.path)}.floorguard-${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
+  const untrack = io.trackTempFile?.(temp) ?? (() => {})
+  try {
+    const handle = await open(temp, 'wx', target.mode ?? 0o666)
+    try {
+      await handle.writeFile(bytes)
+      if (target.mode !== undefined) await handle.chmod(target.mode)
+      await handle.datasync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temp, target.path)
+  } catch (error) {
+    await unlink(temp).catch(() => {})
+    throw new OutputWriteError(target.display, error)
+  } finally {
+    untrack()
+  }
+}
+
+/** Opens an existing device or FIFO for writing (no create, no truncate) and writes; false if it is now a regular file. */
+async function writeThrough(target: { readonly path: string; readonly display: string }, bytes: Uint8Array): Promise<boolean> {
+  let handle
+  try {
+    handle = await open(target.path, fsConstants.O_WRONLY | fsConstants.O_NOCTTY)
+  } catch (error) {
+    throw new OutputWriteError(target.display, error)
+  }
+  try {
+    if ((await handle.stat()).isFile()) return false
+    await handle.writeFile(bytes)
+    return true
+  } catch (error) {
+    throw new OutputWriteError(target.display, error)
+  } finally {
+    await handle.close().catch(() => {})
+  }
+}
