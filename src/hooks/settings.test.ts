@@ -74,7 +74,7 @@ describe('removeHookEntries', () => {
         const settings: Record<string, unknown> = { ...(withOther ? { theme: 'dark' } : {}), ...(hooks === undefined ? {} : { hooks }) }
         const installed = addHookEntries(settings, 'claude-code', entries, 'f')
         const removed = removeHookEntries(installed.settings, 'claude-code', 'f')
-        expect(removed.removed.sort()).toEqual(['PostCompact', 'PreCompact', 'SessionStart'])
+        expect([...removed.removed].sort()).toEqual(['PostCompact', 'PreCompact', 'SessionStart'])
         expect(removed.settings).toEqual(settings)
       }),
     )
