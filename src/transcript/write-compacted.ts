@@ -190,10 +190,7 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
   const copy = (index: number): void => {
     let bytes = bytesOf(index)
     if (relinks.size > 0 && compaction.relink) {
-      // Parsed afresh, not cached: after a range, every kept line is looked at once.
-      const text = textOf(index)
-      const record = parsed.get(index) ?? parseRecord(text)
-      const line = record ? compaction.relink(text, record, relinks) : undefined
+      const line = compaction.relink(textOf(index), relinks)
       if (line !== undefined) bytes = Buffer.from(`${line}${terminatorOf(bytes)}`, 'utf8')
     }
     // A last line without a terminator must not run into what is written after it.
@@ -205,17 +202,15 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
   let cursor = 0
   for (const range of ranges) {
     for (; cursor < range.first; cursor++) copy(cursor)
-    const removed: Record<string, unknown>[] = []
+    const removedLines: number[] = []
     const kept: number[] = []
     for (let index = range.first; index <= range.last; index++) {
-      if (range.removed.has(index)) {
-        const record = recordOf(index)
-        if (record) removed.push(record)
-      } else if (textOf(index).trim() !== '') kept.push(index)
+      if (range.removed.has(index)) removedLines.push(index)
+      else if (!isBlank(bytesOf(index))) kept.push(index)
     }
     const context: LogRangeContext = {
       text: range.summary.text,
-      removed,
+      removed: () => removedLines.flatMap((index): Record<string, unknown>[] => { const record = recordOf(index); return record ? [record] : [] }),
       ...(range.summary.replacedTokens === undefined ? {} : { replacedTokens: range.summary.replacedTokens }),
       before(test) {
         for (let position = written.length - 1; position >= 0; position--) {
@@ -245,6 +240,12 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
   }
   for (; cursor < lineCount; cursor++) copy(cursor)
   return Buffer.concat(pieces)
+}
+
+/** Whether a line's bytes are only whitespace. */
+function isBlank(bytes: Buffer): boolean {
+  for (const byte of bytes) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false
+  return true
 }
 
 /** The line terminator a line's bytes end with: `\r\n`, `\n`, or none (the last line). */

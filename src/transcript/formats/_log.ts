@@ -260,8 +260,8 @@ export function placeholder(block: Record<string, unknown>): string {
 export interface LogRangeContext {
   /** The verified summary text. */
   readonly text: string
-  /** The records of the lines the range removes, parsed, in file order (a line that does not parse is left out). */
-  readonly removed: readonly Record<string, unknown>[]
+  /** The records of the lines the range removes, parsed (on demand), in file order; a line that does not parse is left out. */
+  removed(): readonly Record<string, unknown>[]
   /** Tokens of the replaced messages, when the caller counted them. */
   readonly replacedTokens?: number
   /** The nearest record before the range in the written output (kept or written for an earlier range) that `test` accepts. */
@@ -279,7 +279,8 @@ export interface LogCompaction {
   replace(context: LogRangeContext): { readonly lines: string; readonly relink?: ReadonlyMap<string, string> }
   /**
    * A kept record's line rewritten when it points at a removed record (`relink` maps removed ids to new ones), or
-   * undefined to keep the line's bytes.
+   * undefined to keep the line's bytes. Called for every kept line after a range: it should decide without parsing
+   * the line when it can.
    */
-  relink?(line: string, record: Record<string, unknown>, relink: ReadonlyMap<string, string>): string | undefined
+  relink?(line: string, relink: ReadonlyMap<string, string>): string | undefined
 }

@@ -346,16 +346,17 @@ export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}
   return {
     replace(context) {
       const summary: Message = { role: 'user', parts: [{ type: 'summary', text: context.text, source: 'floorguard' }] }
-      const native = context.removed.some(isChained)
+      const removed = context.removed()
+      const native = removed.some(isChained)
       if (!native) return { lines: appendRecords([summary], { now, randomId }) }
       const main = (record: Record<string, unknown>): boolean => isChained(record) && typeof record['sessionId'] === 'string'
-      const neighbour = [...context.removed].reverse().find(main) ?? context.before(main) ?? context.after(main) ?? {}
+      const neighbour = [...removed].reverse().find(main) ?? context.before(main) ?? context.after(main) ?? {}
       const session: Record<string, unknown> = {}
       for (const key of SESSION_FIELDS) if (neighbour[key] !== undefined) session[key] = neighbour[key]
       const previous = context.before(isChained)
       // The replaced records' last instant, not the clock: a loader that takes the newest record for the leaf must
       // not pick the summary over the records kept after it.
-      const stamped = [...context.removed].reverse().find((record) => typeof record['timestamp'] === 'string')
+      const stamped = [...removed].reverse().find((record) => typeof record['timestamp'] === 'string')
       const timestamp = typeof stamped?.['timestamp'] === 'string' ? stamped['timestamp'] : now().toISOString()
       const boundaryUuid = randomId()
       const summaryUuid = randomId()
@@ -383,10 +384,24 @@ export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}
         timestamp,
       }
       const relink = new Map<string, string>()
-      for (const removed of context.removed) if (typeof removed['uuid'] === 'string') relink.set(removed['uuid'], summaryUuid)
+      for (const record of removed) if (typeof record['uuid'] === 'string') relink.set(record['uuid'], summaryUuid)
       return { lines: `${JSON.stringify(boundary)}\n${JSON.stringify(record)}\n`, relink }
     },
-    relink(line, record, relink) {
+    relink(line, relink) {
+      // Claude Code writes `parentUuid` first: read it in place, and parse only a line that needs relinking.
+      const lead = '{"parentUuid":"'
+      if (line.startsWith(lead)) {
+        const end = line.indexOf('"', lead.length)
+        if (end !== -1 && !relink.has(line.slice(lead.length, end))) return undefined
+      } else if (line.startsWith('{"parentUuid":null')) return undefined
+      let record: Record<string, unknown>
+      try {
+        const value: unknown = JSON.parse(line)
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
+        record = value as Record<string, unknown>
+      } catch {
+        return undefined
+      }
       const parent = record['parentUuid']
       const target = typeof parent === 'string' ? relink.get(parent) : undefined
       if (target === undefined) return undefined
