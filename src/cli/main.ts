@@ -4,6 +4,8 @@ import { OutputWriteError, type CliCommand, type CliIo } from './_command.js'
 import { installInterrupts } from './_interrupt.js'
 import { checkCommand } from './commands/check.js'
 import { compactCommand } from './commands/compact.js'
+import { hookCommand } from './commands/hook.js'
+import { hooksCommand } from './commands/hooks.js'
 import { planCommand } from './commands/plan.js'
 
 /** The CLI's subcommands by name. */
@@ -11,6 +13,8 @@ export const COMMANDS: Record<string, CliCommand> = {
   check: checkCommand,
   plan: planCommand,
   compact: compactCommand,
+  hook: hookCommand,
+  hooks: hooksCommand,
 }
 
 /**
