@@ -67,6 +67,19 @@ describe('compact -o: what is there is never replaced by something else', () => 
     expectOneLine(both.stderr, /-o - and --json both write to standard output/)
   })
 
+  it('-o /dev/stdout (a pipe, or the file of `> OUT`) writes standard output itself', async () => {
+    assertBuilt()
+    const dir = setup()
+    const piped = spawnSync(process.execPath, [BIN, ...ARGS, '-o', '/dev/stdout'], { cwd: dir, encoding: 'utf8', timeout: 30_000 })
+    expect(piped.status).toBe(0)
+    expect(piped.stdout).toBe(expected)
+    expect(piped.stderr).toMatch(/written to <stdout>/)
+    const redirected = spawnSync('sh', ['-c', '"$0" "$@" > out.json', process.execPath, BIN, ...ARGS, '-o', 'out.json'], { cwd: dir, encoding: 'utf8', timeout: 30_000 })
+    expect(redirected.status).toBe(0)
+    expect(readFileSync(join(dir, 'out.json'), 'utf8')).toBe(expected)
+    expect(redirected.stderr).toMatch(/written to <stdout>/)
+  })
+
   it('writes through a character device (/dev/null) and leaves the node a device', async () => {
     const dir = setup()
     const device = characterDevice(dir, 'null')

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { constants as fsConstants, type Stats } from 'node:fs'
+import { constants as fsConstants, fstatSync, type Stats } from 'node:fs'
 import { access, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { describeSystemError, OutputWriteError, UsageError, type CliIo } from './_command.js'
 
 /**
  * Where `-o OUT` writes, decided before any summarizer runs:
- * - `stdout`: `-o -`;
+ * - `stdout`: `-o -`, or an OUT that is the file standard output is open on (`-o /dev/stdout`);
  * - `replace`: a regular file or a new name; written to a temp file in `path`'s directory, then renamed over `path`
  *   (readers see the old file or the new one, never half of one). For a symbolic link, `path` is its target;
  * - `through`: a character device (`/dev/null`, a terminal) or a FIFO; opened and written, as a shell's `>` does,
@@ -36,13 +36,15 @@ export async function resolveOutput(value: string, cwd: string): Promise<OutputT
   let real = path
   if (info.isSymbolicLink()) {
     try {
-      real = await realpath(path)
-      info = await stat(real)
+      info = await stat(path)
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       throw refuse(code === 'ENOENT' ? 'a symbolic link to a missing file; give the path of the file to create' : `a symbolic link that cannot be followed (${describeSystemError(error)})`)
     }
+    // A /proc fd link to a pipe (/dev/stdout in `| less`) has no path to resolve: it is opened as it is.
+    real = await realpath(path).catch(() => path)
   }
+  if (isStandardOutput(info)) return { kind: 'stdout', display: '<stdout>' }
   if (info.isDirectory()) throw refuse('is a directory; give a file name')
   if (info.isFile()) {
     await checkDirectory(dirname(real), refuse)
@@ -54,6 +56,16 @@ export async function resolveOutput(value: string, cwd: string): Promise<OutputT
     return { kind: 'through', path: real, display: value }
   }
   throw refuse(`is a ${info.isSocket() ? 'socket' : info.isBlockDevice() ? 'block device' : 'special file'}; floorguard writes regular files, character devices and FIFOs`)
+}
+
+/** Whether `info` is the file standard output is open on (`-o /dev/stdout`, or OUT also named in `> OUT`). */
+function isStandardOutput(info: Stats): boolean {
+  try {
+    const stdout = fstatSync(1)
+    return stdout.dev === info.dev && stdout.ino === info.ino
+  } catch {
+    return false
+  }
 }
 
 async function checkDirectory(directory: string, refuse: (reason: string) => UsageError): Promise<void> {
