@@ -25,4 +25,16 @@ describe('full and conservative on hostile 1 MB inputs', () => {
     const items = createFullEstimator({ tokenizer }).estimate([user(`${text}main()`)]).items
     expect(items.map((item) => [item.kind, item.text, item.start])).toEqual([['identifier', 'main()', text.length]])
   })
+
+  // Issue 10: words over 512 units are classified, not dropped, so each pattern now sees whole megabyte tokens.
+  it('megabyte tokens: a blob, a run of short segments and a quoted run of brackets are nothing, a URL is one item', () => {
+    const full = createFullEstimator({ tokenizer })
+    const blob = Array.from({ length: SIZE }, (_, index) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'[(index * 7919) % 64]).join('')
+    expect(full.estimate([user(blob)]).items).toEqual([])
+    expect(full.estimate([user('a/'.repeat(SIZE / 2))]).items).toEqual([])
+    expect(full.estimate([user(`x${':1'.repeat(SIZE / 2)}x/y`)]).items).toEqual([])
+    expect(full.estimate([user(`see "${'['.repeat(SIZE)}"`)]).items.map((item) => item.kind)).toEqual(['quoted'])
+    const url = `https://example.com/${'a'.repeat(SIZE)}`
+    expect(full.estimate([user(`get ${url} now`)]).items.map((item) => [item.kind, item.text.length])).toEqual([['url', url.length]])
+  })
 })

@@ -182,19 +182,25 @@ describe('full estimator: repeated lines', () => {
   const partArb = fc.tuple(poolArb, fc.array(fc.nat(), { maxLength: 30 }), fc.constantFrom('\n', '\r\n'))
     .map(([pool, picks, newline]) => (picks.length === 0 ? pool : picks.map((pick) => pool[pick % pool.length]!)).join(newline))
   /**
-   * What the part holds line by line, found without the scan's skipping: each line extracted alone (a one-line text
-   * has no repeated line), shifted to its offset, and the first item of each text kept.
+   * What the part holds line by line, found without the scan's skipping: each line extracted after the line before it
+   * alone (a two-line text has no repeated line but a copy of its first; an error's detail line is the one extractor
+   * that reads the line before), its items shifted to its offset, and the first item of each text kept.
    */
   const lineByLine = (text: string, make: (text: string) => Message) => {
     const seen = new Set<string>()
     const items: FloorItem[] = []
     let offset = 0
+    let previous: string | undefined
     for (const line of text.split('\n')) {
-      for (const item of full.extract(make(line), 0)) {
-        if (!seen.has(item.text)) items.push({ ...item, start: item.start + offset, end: item.end + offset })
+      const window = previous === undefined ? line : `${previous}\n${line}`
+      const shift = window.length - line.length
+      for (const item of full.extract(make(window), 0)) {
+        if (item.start < shift) continue
+        if (!seen.has(item.text)) items.push({ ...item, start: item.start - shift + offset, end: item.end - shift + offset })
         seen.add(item.text)
       }
       offset += line.length + 1
+      previous = line
     }
     return items
   }

@@ -1,13 +1,12 @@
 import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimator.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
-import type { Message, Role, ToolCallPart } from '../spec/transcript.js'
+import type { Message, Role } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
-import { sameUnits, wordsOf } from './extractors/_scan.js'
-import { capSpan } from './extractors/lines.js'
+import { argumentItems } from './extractors/arguments.js'
+import { sameUnits } from './extractors/_scan.js'
 import { scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
 import { SpanSet } from './_span-set.js'
 import { segmentItems } from './segment-items.js'
-import { classifyWord } from './extractors/words.js'
 
 /** Options of {@link createFullEstimator}. */
 export interface FullEstimatorOptions {
@@ -20,7 +19,8 @@ export interface FullEstimatorOptions {
   readonly marginRatio?: number
   /**
    * Tool-call string arguments longer than this (or with more than {@link FullEstimatorOptions.maxArgumentLines}
-   * lines) are payloads, represented by their target path rather than priced whole.
+   * lines) are payloads, represented by their target path rather than priced whole; a command this long keeps the
+   * lines that carry state (see `commandRanges`).
    * @default 1000
    */
   readonly maxArgumentLength?: number
@@ -45,70 +45,10 @@ function repeatsEarlierSpan(text: string, spans: SpanList, index: number): boole
   return false
 }
 
-/** Argument keys whose values are narrative about the call, not state. */
-const NARRATIVE_KEYS = new Set(['description', 'explanation', 'thought', 'thoughts', 'reasoning', 'reason', 'justification', 'summary', 'title'])
-/** Argument keys whose values are payloads (file contents, patches): the target path stands for them. */
-const PAYLOAD_KEYS = new Set(['content', 'contents', 'prompt', 'new_string', 'old_string', 'new_str', 'old_str', 'file_text', 'text', 'patch', 'diff', 'body', 'code', 'data', 'source', 'new_source', 'edits'])
-/** Payload values at most this long (and {@link SHORT_PAYLOAD_LINES} lines) are scanned for items. */
-const SHORT_PAYLOAD_LENGTH = 300
-const SHORT_PAYLOAD_LINES = 5
-/** Argument keys whose long values are scripts: their first line is kept. */
-const COMMAND_KEYS = new Set(['command', 'cmd', 'script', 'commands'])
-
 function modeOf(role: Role): ScanMode {
   if (role === 'assistant') return 'assistant'
   if (role === 'tool') return 'tool'
   return 'instruction'
-}
-
-interface ArgumentItem {
-  readonly text: string
-  /** The JSON form to locate in the rendered call. */
-  readonly needle: string
-}
-
-/** Walks tool-call arguments iteratively and returns the scalar values that are state. */
-function argumentItems(call: ToolCallPart, maxLength: number, maxLines: number): ArgumentItem[] {
-  const items: ArgumentItem[] = []
-  const stack: Array<[unknown, string]> = [[call.arguments, 'arguments']]
-  while (stack.length > 0) {
-    const [value, key] = stack.pop()!
-    if (typeof value === 'string') {
-      const name = key.toLowerCase()
-      if (value.trim() === '' || NARRATIVE_KEYS.has(name)) continue
-      const lines = countLines(value, maxLines + 1)
-      if (PAYLOAD_KEYS.has(name)) {
-        // A short payload (a one-line edit) can hold a pin or a path; a long one is represented by its target path.
-        if (value.length <= SHORT_PAYLOAD_LENGTH && lines <= SHORT_PAYLOAD_LINES) {
-          for (const word of wordsOf(value, 0, value.length)) {
-            if (classifyWord(word.text)) items.push({ text: word.text, needle: JSON.stringify(word.text).slice(1, -1) })
-          }
-        }
-        continue
-      }
-      if (value.length > maxLength || lines > maxLines) {
-        if (!COMMAND_KEYS.has(name)) continue
-        const firstLine = value.slice(0, capSpan(value, 0, value.indexOf('\n') === -1 ? value.length : value.indexOf('\n'), maxLength)).trimEnd()
-        if (firstLine) items.push({ text: firstLine, needle: JSON.stringify(firstLine).slice(0, -1) })
-        continue
-      }
-      items.push({ text: value, needle: JSON.stringify(value) })
-    } else if (typeof value === 'number' && Number.isFinite(value)) {
-      items.push({ text: `${key}=${value}`, needle: `${JSON.stringify(key)}:${JSON.stringify(value)}` })
-    } else if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--) stack.push([value[index], key])
-    } else if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value)
-      for (let index = entries.length - 1; index >= 0; index--) stack.push([entries[index]![1], entries[index]![0]])
-    }
-  }
-  return items
-}
-
-function countLines(value: string, stopAt: number): number {
-  let lines = 1
-  for (let index = value.indexOf('\n'); index !== -1 && lines < stopAt; index = value.indexOf('\n', index + 1)) lines++
-  return lines
 }
 
 /**
@@ -145,19 +85,14 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
       const part = message.parts[span.part]!
       if (part.type === 'reasoning') continue
       if (part.type === 'tool-call') {
-        let searchFrom = span.start
-        for (const argument of argumentItems(part, maxLength, maxLines)) {
+        for (const argument of argumentItems(part, span.start, { maxLength, maxLines })) {
           if (argumentTexts.has(argument.text)) continue
           argumentTexts.add(argument.text)
-          const found = rendered.text.indexOf(argument.needle, searchFrom)
-          const start = found !== -1 && found < span.end ? found : span.start
-          const end = found !== -1 && found < span.end ? found + argument.needle.length : span.end
-          if (found !== -1 && found < span.end) searchFrom = end
-          items.push({ kind: 'tool-argument', text: argument.text, tokens: tokenizer.count(argument.text), message: messageIndex, start, end })
+          items.push({ kind: 'tool-argument', text: argument.text, tokens: tokenizer.count(argument.text), message: messageIndex, start: argument.start, end: argument.end })
         }
         continue
       }
-      const mode = part.type === 'tool-result' ? 'tool' : part.type === 'summary' ? 'instruction' : modeOf(message.role)
+      const mode = part.type === 'tool-result' ? 'tool' : part.type === 'summary' ? 'summary' : modeOf(message.role)
       scanText(rendered.text, span.start, span.end, mode, part.type === 'tool-result' && part.isError, spans)
     }
     // Repeats inside one message add nothing to any segment's floor: keep the first occurrence of each text. Spans

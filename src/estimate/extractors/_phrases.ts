@@ -23,12 +23,20 @@ export const ERROR_PHRASES = [
   'is not defined', 'undefined reference', 'syntax error', 'access denied', 'not found', 'killed',
 ] as const
 
-/** Constraint cues: whole words or phrases, any case. */
+/**
+ * Constraint cues: whole words or phrases, any case. A sentence holding one is a constraint only when the cue is its
+ * clause's directive (see `isDirective` in lines.ts); descriptions (`does not`, `requires`) are not cues at all.
+ */
 export const CUE_PHRASES = [
-  'must', 'never', 'always', 'exactly', 'only', 'do not', "don't", 'dont', 'does not', "doesn't", 'at most', 'at least',
-  'no more than', 'no less than', 'no fewer than', 'required', 'requires', 'require', 'mandatory', 'ensure', 'make sure',
-  'should not', "shouldn't", 'cannot', "can't", 'forbidden', 'prohibited', 'not allowed', 'under no circumstances',
+  'must', 'never', 'always', 'exactly', 'only', 'do not', "don't", 'dont', 'at most', 'at least', 'no more than', 'no less than',
+  'no fewer than', 'required', 'require', 'mandatory', 'ensure', 'make sure', 'should not', "shouldn't", 'cannot', "can't",
+  'forbidden', 'prohibited', 'not allowed', 'under no circumstances',
 ] as const
+
+/** Cues that state an obligation or a prohibition wherever they stand in their clause (`Every gate must be a command`). */
+export const MODAL_CUES: ReadonlySet<string> = new Set(['must', 'mandatory', 'should not', "shouldn't", 'forbidden', 'prohibited', 'not allowed', 'under no circumstances', 'ensure', 'make sure'])
+/** Cues that describe an inability unless addressed to the agent (`you cannot`; `the pod can't restart` is a report). */
+export const ADDRESSED_CUES: ReadonlySet<string> = new Set(['cannot', "can't"])
 
 /** Units per row of the table: ASCII. */
 const ALPHABET = 128

@@ -19,11 +19,15 @@ const BITS = 12
 const table = new Int32Array(4 << BITS)
 let generations = 0
 
-/** The repeated lines of one text, in order: `[starts[i], ends[i])`, ends excluding the newline. */
+/**
+ * The repeated lines of one text, in order: `[starts[i], ends[i])`, ends excluding the newline, and `originals[i]`, the
+ * start of the earlier line it repeats (one that was not itself reported as a repeat).
+ */
 export class RepeatedLines {
   count = 0
   readonly starts: number[] = []
   readonly ends: number[] = []
+  readonly originals: number[] = []
   private readonly generation: number
 
   constructor() {
@@ -47,6 +51,7 @@ export class RepeatedLines {
     const at = ((hash ^ (hash >>> 16)) & ((1 << BITS) - 1)) << 2
     if (table[at] === this.generation && table[at + 2] === length && sameUnits(text, table[at + 1]!, start, length)) {
       this.starts[this.count] = start
+      this.originals[this.count] = table[at + 1]!
       this.ends[this.count++] = end
       return
     }

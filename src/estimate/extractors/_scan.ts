@@ -1,12 +1,12 @@
 /**
  * Linear scanning primitives shared by the extractors: lines, words, character classes.
  *
- * Nothing here runs a backtracking regex over untrusted text: words are found by a single pass over the line,
- * and the regexes that classify a word are anchored, have no nested quantifiers, and only ever see words
- * no longer than {@link MAX_WORD_LENGTH}.
+ * Nothing here runs a backtracking regex over untrusted text: words are found by a single pass over the line, and the
+ * regexes that classify a word are anchored and have no nested quantifiers, so they are linear in the word however
+ * long it is (the `full` scan classifies words of any length: a long URL or path is state).
  */
 
-/** Longer whitespace-free runs are blobs (base64, minified code), not identifiers. */
+/** {@link wordsOf} drops longer whitespace-free runs (blobs: base64, minified code), as the conservative estimator's triggers. */
 export const MAX_WORD_LENGTH = 512
 
 /** A line of a text: `[start, end)` excludes the terminator (`\n`, or `\r\n`). */

@@ -1,6 +1,7 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import { CUE_PHRASES, ERROR_PHRASES } from './_phrases.js'
+import { ADDRESSED_CUES, CUE_PHRASES, ERROR_PHRASES, MODAL_CUES } from './_phrases.js'
 import { isAlnumAt, isSpace, wordsOf, type Word } from './_scan.js'
+import { isRegexSyntax } from './words.js'
 
 /** A raw span found by an extractor, before pricing and merging. Offsets index the scanned text. */
 export interface RawSpan {
@@ -23,32 +24,49 @@ const TOOL_ERROR = '<tool_use_error>'
 const EXIT_CODE = /^Exit code \d+$/
 
 /**
+ * Where an error line is read: `tool` output (every kind of anchor, `Exit code N` included), `pasted` text (a user's,
+ * which holds pasted terminal output: every anchor but exit codes), or `prose` (the assistant's own sentences and
+ * summaries, which talk about errors: only an error as a program prints it, a name or lead with its colon —
+ * `ValueError: bad shape`, `error: …` — not `RuntimeError is only from …` or `the runs we killed`).
+ */
+export type ErrorSource = 'tool' | 'pasted' | 'prose'
+
+/**
  * Finds the error anchor of a line: where its error text starts, or -1.
  *
  * The anchor is the exception or error name (`OSError:`, `torch.cuda.OutOfMemoryError`), an errno, a leading
  * `error:`/`fatal:` word, or — for lines whose error is a phrase (`-bash: rsync: command not found`, lint codes,
- * `<tool_use_error>`) — the start of the line.
+ * `<tool_use_error>`) — the start of the line. In tool output, a search match (`src/a.py:12: raise ValueError(…)`,
+ * as grep and rg print it) is an error only when the word right after its `path:line:` prefix anchors one (a
+ * diagnostic: `src/a.py:12: error: …`, `tests/t.py:4: AssertionError`).
  */
-export function errorAnchor(text: string, start: number, end: number, words: readonly Word[], isToolResult: boolean, isAscii = false, holdsPhrase?: boolean): number {
+export function errorAnchor(text: string, start: number, end: number, words: readonly Word[], source: ErrorSource, isAscii = false, holdsPhrase?: boolean): number {
+  const prose = source === 'prose'
+  const matchEnd = source === 'tool' ? searchMatchPrefix(text, start, end) : -1
   for (const word of words) {
+    if (matchEnd !== -1 && word.start < matchEnd) continue
     // The word without trailing `:`, `,` and `;`.
     let bareEnd = word.text.length
     while (bareEnd > 0 && isBareTrailer(word.text.charCodeAt(bareEnd - 1))) bareEnd--
     const bare = word.text.slice(0, bareEnd)
     const name = bare.slice(bare.lastIndexOf('.') + 1)
     const first = name.charCodeAt(0)
+    const colon = text.charCodeAt(word.end) === 58 || word.text.endsWith(':')
     const anchors =
-      (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit') ||
-      (ERROR_LEAD.test(bare) && (text[word.end] === ':' || text[word.end] === '[' || /^[A-Z!]+$/.test(bare) || word.text.endsWith(':'))) ||
-      ERRNO.test(bare) ||
+      (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit' && (colon || !prose)) ||
+      (ERROR_LEAD.test(bare) && (colon || text[word.end] === '[' || (!prose && /^[A-Z!]+$/.test(bare)))) ||
+      (!prose && ERRNO.test(bare)) ||
       bare.startsWith('[Errno')
     // Code that names an exception (`except ImportError as e:`, `raise ValueError(...)`) is not an error that happened.
     if (anchors && !CODE_BEFORE_ERROR.test(text.slice(start, word.start))) return word.start
+    // A search match's error is its first word's.
+    if (matchEnd !== -1) return -1
   }
+  if (prose || matchEnd !== -1) return -1
   const trimmed = firstNonSpace(text, start, end)
   if (trimmed >= end) return -1
   if (end - trimmed >= TOOL_ERROR.length && text.startsWith(TOOL_ERROR, trimmed)) return trimmed
-  if (isToolResult && EXIT_CODE.test(text.slice(trimmed, end).trimEnd())) return trimmed
+  if (source === 'tool' && EXIT_CODE.test(text.slice(trimmed, end).trimEnd())) return trimmed
   for (const word of words) {
     if (LINT_CODE.test(word.text)) {
       if (/:\d+/.test(text.slice(trimmed, end))) return trimmed
@@ -62,6 +80,42 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
   if (isAscii) return (holdsPhrase ?? ERROR_PHRASE_PATTERN.test(text.slice(trimmed, end))) ? trimmed : -1
   const lower = text.slice(trimmed, end).toLowerCase()
   return ERROR_PHRASES.some((phrase) => lower.includes(phrase)) ? trimmed : -1
+}
+
+/**
+ * Where the `path:line:` (or `path:line:column:`, or `line:`) prefix of a search match ends, or -1 if the line has none:
+ * a first word holding a `:` followed by digits and a `:`. The path part needs a `/` or a `.` (`Exit code 1:` is not one).
+ */
+export function searchMatchPrefix(text: string, start: number, end: number): number {
+  const from = firstNonSpace(text, start, end)
+  let index = from
+  let pathLike = false
+  for (; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 58 || isSpace(code)) break
+    if (code === 47 || code === 46) pathLike = true
+  }
+  if (index === end || text.charCodeAt(index) !== 58) return -1
+  // `12:content` (rg with headings): the line number alone, not a time (`10:30:00`).
+  if (allDigits(text, from, index)) return isDigitCode(text.charCodeAt(index + 1)) ? -1 : index + 1
+  const digitsFrom = index + 1
+  let after = digitsFrom
+  while (after < end && isDigitCode(text.charCodeAt(after))) after++
+  if (!pathLike || after === digitsFrom || text.charCodeAt(after) !== 58) return -1
+  after++
+  // A column.
+  let column = after
+  while (column < end && isDigitCode(text.charCodeAt(column))) column++
+  if (column > after && text.charCodeAt(column) === 58) after = column + 1
+  return after
+}
+
+const isDigitCode = (code: number) => code >= 48 && code <= 57
+
+function allDigits(text: string, start: number, end: number): boolean {
+  if (end <= start) return false
+  for (let index = start; index < end; index++) if (!isDigitCode(text.charCodeAt(index))) return false
+  return true
 }
 
 /** `:`, `,` or `;`. */
@@ -90,16 +144,45 @@ export function capSpan(text: string, start: number, end: number, limit: number)
   return cut
 }
 
-/** The error span of a line: from its anchor to the end of the line (capped), or undefined. */
-export function errorSpan(text: string, start: number, end: number, words: readonly Word[], isToolResult: boolean, isAscii = false, holdsPhrase?: boolean): RawSpan | undefined {
-  const anchor = errorAnchor(text, start, end, words, isToolResult, isAscii, holdsPhrase)
+/**
+ * The error span of a line: from its anchor to the end of the line (capped), or undefined. An anchor inside JSON (a
+ * quoted key or value: `{"error": {"message": "POST …: 422 …"}}`, `"status": "error"`) names no error by itself: the
+ * line's error is the value of its message key (see {@link jsonMessage}), or none.
+ */
+export function errorSpan(text: string, start: number, end: number, words: readonly Word[], source: ErrorSource, isAscii = false, holdsPhrase?: boolean): RawSpan | undefined {
+  const anchor = errorAnchor(text, start, end, words, source, isAscii, holdsPhrase)
   if (anchor < 0) return undefined
+  if (anchor > start && (text.charCodeAt(anchor - 1) === 34 || text.charCodeAt(anchor - 1) === 39)) return jsonMessage(text, start, end)
   const spanEnd = trimEndIndex(text, anchor, end)
   if (spanEnd <= anchor) return undefined
   return { kind: 'error', start: anchor, end: capSpan(text, anchor, spanEnd, MAX_ERROR_LENGTH) }
 }
 
-const REGEX_CONTENT = /\\[dwsbDWSB.()[\]{}|+*?^$\\/]|^\^|\$$|\[[^\]]+\]|\(\?[:=!<]|\.\*|\.\+|\{\d+(?:,\d*)?\}/
+/** Keys whose string value is an error's message, by preference. */
+const MESSAGE_KEYS = ['"message"', '"detail"', '"msg"', '"reason"', '"error_message"', '"errorMessage"', '"description"', '"error"'] as const
+
+/**
+ * The string value of the first message key of `[start, end)` (`"message": "…"`, then `"detail"`, …, then a string
+ * `"error"`), without its quotes, as an error span (capped); undefined if the line has none. Escapes stay as written.
+ */
+export function jsonMessage(text: string, start: number, end: number): RawSpan | undefined {
+  for (const key of MESSAGE_KEYS) {
+    for (let at = text.indexOf(key, start); at !== -1 && at + key.length < end; at = text.indexOf(key, at + key.length)) {
+      let index = at + key.length
+      while (index < end && isSpace(text.charCodeAt(index))) index++
+      if (text.charCodeAt(index) !== 58) continue
+      index++
+      while (index < end && isSpace(text.charCodeAt(index))) index++
+      if (text.charCodeAt(index) !== 34) continue
+      const from = index + 1
+      let close = from
+      while (close < end && text.charCodeAt(close) !== 34) close += text.charCodeAt(close) === 92 ? 2 : 1
+      if (close >= end || close === from) continue
+      return { kind: 'error', start: from, end: capSpan(text, from, close, MAX_ERROR_LENGTH) }
+    }
+  }
+  return undefined
+}
 
 /**
  * Finds quoted strings on one line: `"…"`, `` `…` ``, `“…”`, and `'…'` where the quotes are not apostrophes.
@@ -169,22 +252,9 @@ export function forEachQuoted(text: string, start: number, end: number, quotes: 
       continue
     }
     const closeAt = quotes[close]!
-    if (closeAt > at + 1) visit(mayBeRegex(text, at + 1, closeAt) && REGEX_CONTENT.test(text.slice(at + 1, closeAt)), at, closeAt + 1)
+    if (closeAt > at + 1) visit(isRegexSyntax(text, at + 1, closeAt), at, closeAt + 1)
     next = close + 1
   }
-}
-
-/**
- * Whether `text[start, end)` holds a unit that {@link REGEX_CONTENT} needs (`\\`, `[`, `(`, `.`, `{`), starts with `^`
- * or ends with `$`: most quoted strings hold none, and then need not be sliced and tested.
- */
-function mayBeRegex(text: string, start: number, end: number): boolean {
-  if (text.charCodeAt(start) === 94 || text.charCodeAt(end - 1) === 36) return true
-  for (let index = start; index < end; index++) {
-    const code = text.charCodeAt(index)
-    if (code === 92 || code === 91 || code === 40 || code === 46 || code === 123) return true
-  }
-  return false
 }
 
 const BACKTICK = 0x60
@@ -199,6 +269,7 @@ function opensSingleQuote(text: string, index: number, lineStart: number, lineEn
 
 /** Constraint cues (whole words, any case). */
 export const CUES = new RegExp(`\\b(?:${CUE_PHRASES.join('|')})\\b`, 'i')
+const CUES_GLOBAL = new RegExp(CUES.source, 'gi')
 
 /**
  * Where cues start in the text (see `findPhrases`): `offsets[from, to)` are those on the line.
@@ -214,33 +285,170 @@ export interface CueHits {
 }
 
 /**
- * Splits one line into sentences and returns those holding a constraint cue, whole (`cues`: the line's matches, when
- * the caller has them).
- * A sentence ends at `.`, `!` or `?` followed by whitespace, or at the line end.
+ * Splits one line into sentences and returns those whose clause holds a cue as its directive (see
+ * {@link isDirective}), whole (`cues`: the line's matches, when the caller has them). A sentence ends at `.`, `!` or
+ * `?` followed by whitespace, or at the line end. A line of harness markup (opening with a tag:
+ * `<local-command-caveat>…`) holds none: its instructions are the harness's banner, not the user's constraints.
  */
 export function constraintSpans(text: string, start: number, end: number, cues?: CueHits): RawSpan[] {
   const spans: RawSpan[] = []
-  let cue = cues?.from ?? 0
   let sentenceStart = firstNonSpace(text, start, end)
+  if (opensWithTag(text, sentenceStart, end)) return spans
+  const hits = cues ?? cueHitsOf(text, start, end)
+  let cue = hits.from
   for (let index = sentenceStart; index <= end; index++) {
     const atEnd = index === end
     const code = atEnd ? 0 : text.charCodeAt(index)
     const closes = atEnd || ((code === 46 || code === 33 || code === 63) && (index + 1 >= end || isSpace(text.charCodeAt(index + 1))))
     if (!closes) continue
     const sentenceEnd = atEnd ? trimEndIndex(text, sentenceStart, end) : index + 1
-    let holdsCue: boolean
-    if (cues === undefined) holdsCue = sentenceEnd > sentenceStart && CUES.test(text.slice(sentenceStart, sentenceEnd))
-    else {
-      while (cue < cues.to && cues.offsets[cue]! < sentenceStart) cue++
-      holdsCue = cue < cues.to && cues.offsets[cue]! < sentenceEnd
-    }
-    if (holdsCue) {
-      spans.push({ kind: 'constraint', start: sentenceStart, end: sentenceEnd })
-    }
+    while (cue < hits.to && hits.offsets[cue]! < sentenceStart) cue++
+    let directive = false
+    for (let at = cue; at < hits.to && hits.offsets[at]! < sentenceEnd && !directive; at++) directive = isDirective(text, sentenceStart, hits.offsets[at]!)
+    if (directive) spans.push({ kind: 'constraint', start: sentenceStart, end: sentenceEnd })
     sentenceStart = firstNonSpace(text, index + 1, end)
     index = Math.max(index, sentenceStart - 1)
   }
   return spans
+}
+
+/** The cue matches of `[start, end)`, found with {@link CUES} (the reference the phrase automaton agrees with). */
+function cueHitsOf(text: string, start: number, end: number): CueHits {
+  const offsets = [...text.slice(start, end).matchAll(CUES_GLOBAL)].map((match) => start + match.index)
+  return { offsets, from: 0, to: offsets.length }
+}
+
+/** Whether `[start, end)` opens with a markup tag: `<` and a letter, as harness banners do. */
+function opensWithTag(text: string, start: number, end: number): boolean {
+  if (start + 1 >= end || text.charCodeAt(start) !== 60) return false
+  const code = text.charCodeAt(start + 1) | 32
+  return code >= 97 && code <= 122
+}
+
+/** Words that may stand before a directive's cue: a politeness, the addressee, a modal, a conjunction (`we need to make sure`). */
+const LEADS = new Set([
+  'please', 'kindly', 'you', 'we', 'i', 'also', 'and', 'but', 'or', 'so', 'then', 'just', 'lets', "let's", 'let', 'us', 'need', 'needs',
+  'have', 'has', 'to', 'want', 'should', 'must', 'will', 'really', 'still', 'ok', 'okay', 'now', 'always', 'never', 'only', 'therefore',
+])
+/** Past auxiliaries: a clause holding one before its cue reports what happened (`the template was created but never used`). */
+const PAST_AUXILIARIES = new Set(['was', 'were', 'had', 'did', 'been'])
+/** Irregular past forms common in reports (regular ones end in `-ed`). */
+const IRREGULAR_PAST = new Set(['ran', 'went', 'made', 'took', 'found', 'left', 'kept', 'built', 'wrote', 'said', 'told', 'gave', 'came', 'became', 'began', 'got', 'saw', 'broke', 'fell'])
+/** Closed-class words (pronouns, determiners, prepositions, conjunctions): a clause opening with one is not an imperative. */
+const NOT_VERBS = new Set([
+  'the', 'a', 'an', 'this', 'that', 'these', 'those', 'it', 'its', "it's", 'i', "i'm", "i've", 'he', 'she', 'they', 'we', 'you', 'my', 'our',
+  'your', 'their', 'his', 'her', 'there', 'here', 'some', 'all', 'each', 'every', 'any', 'no', 'not', 'one', 'both', 'in', 'on', 'at', 'for',
+  'with', 'after', 'before', 'when', 'while', 'if', 'because', 'since', 'as', 'than', 'of', 'from', 'by', 'to', 'into', 'about', 'which',
+  'who', 'what', 'where', 'why', 'how', 'is', 'are', 'was', 'were', 'be', 'yes', 'user', 'assistant', 'also', 'and', 'but', 'or', 'so',
+])
+/** Verbs whose `to` before `ensure`/`make sure` makes an obligation (`we need to make sure`), not a purpose (`ran it to ensure`). */
+const OBLIGING = new Set(['need', 'needs', 'have', 'has', 'want', 'wants', 'got'])
+
+/**
+ * Whether the cue at `at` is the directive of its clause (the clause runs from the last `;`, `:`, `,`, `(`, `)` or
+ * dash before the cue, within the sentence starting at `sentenceStart`), by one rule:
+ * - a cue joined to a word by a hyphen (`read-only`, `must-have`) is not one;
+ * - `cannot`/`can't` are directives addressed to the agent only (`you cannot`), as otherwise they report;
+ * - a modal of obligation or prohibition (`must`, `should not`, `forbidden`, `ensure`, `make sure`) is one wherever it
+ *   stands, unless a past auxiliary precedes it (a report), or it is a purpose (`ran /research to ensure`);
+ * - any other cue (`never`, `always`, `only`, `do not`, `at most`, `required`) is one when its clause is an imperative:
+ *   the cue opens the clause, follows only leads (`please`, `you`, `we need to`), or the clause opens with a verb in its
+ *   base form (`Retry at most 3 times`) — and no past form precedes it (`Fixed the tests that never ran`).
+ */
+export function isDirective(text: string, sentenceStart: number, at: number): boolean {
+  const cue = cuePhraseAt(text, at)
+  if (cue === undefined) return false
+  const after = at + cue.length
+  if ((at > 0 && text.charCodeAt(at - 1) === 45) || text.charCodeAt(after) === 45) return false
+  const words = clauseWordsBefore(text, sentenceStart, at)
+  const last = words.length > 0 ? words[words.length - 1]!.toLowerCase() : ''
+  if (ADDRESSED_CUES.has(cue)) return last === 'you'
+  const lowered = words.map((word) => word.toLowerCase())
+  if (lowered.some((word) => PAST_AUXILIARIES.has(word))) return false
+  if (MODAL_CUES.has(cue)) {
+    // `to ensure` is a purpose unless an obliging verb takes the `to` (`need to make sure`).
+    if ((cue === 'ensure' || cue === 'make sure') && last === 'to') return lowered.length >= 2 && OBLIGING.has(lowered[lowered.length - 2]!)
+    return true
+  }
+  if (lowered.some(isPastForm)) return false
+  if (cue === 'required' && (last === 'is' || last === 'are' || last === 'be')) return true
+  if (lowered.every((word) => LEADS.has(word))) return true
+  return isBaseVerb(words[0]!)
+}
+
+/** The cue phrase (lower case) starting at `at`, the longest of {@link CUE_PHRASES} that does (compared in place). */
+function cuePhraseAt(text: string, at: number): string | undefined {
+  let found: string | undefined
+  for (const phrase of CUE_PHRASES) {
+    if (found !== undefined && phrase.length <= found.length) continue
+    let same = at + phrase.length <= text.length
+    for (let offset = 0; offset < phrase.length && same; offset++) {
+      const code = text.charCodeAt(at + offset)
+      same = (code >= 65 && code <= 90 ? code + 32 : code) === phrase.charCodeAt(offset)
+    }
+    if (same) found = phrase
+  }
+  return found
+}
+
+/**
+ * Units that end a clause before a cue: `;`, `:`, `,`, `(`, `)`, em and en dashes, and a `.`, `!` or `?` that did not end
+ * the sentence (markup closes it: `**One concern per file.** Don't dump everything`).
+ */
+const isClauseBreak = (code: number) => code === 59 || code === 58 || code === 44 || code === 40 || code === 41 || code === 0x2014 || code === 0x2013 || code === 46 || code === 33 || code === 63
+
+/**
+ * The words of the clause before `at` (from the last clause break on, or a ` - ` dash), with list markers, emphasis and
+ * quotes stripped (`- **Never**` has none before `Never`).
+ */
+function clauseWordsBefore(text: string, sentenceStart: number, at: number): string[] {
+  let from = at
+  while (from > sentenceStart) {
+    const code = text.charCodeAt(from - 1)
+    if (isClauseBreak(code)) break
+    if (code === 45 && from - 2 >= sentenceStart && isSpace(text.charCodeAt(from - 2)) && isSpace(text.charCodeAt(from))) break
+    from--
+  }
+  // Words: runs of non-space units, stripped of the units around them that are not letters or digits (an apostrophe
+  // may end a word: `lets'`), kept when they hold a letter.
+  const words: string[] = []
+  let index = from
+  while (index < at) {
+    while (index < at && isSpace(text.charCodeAt(index))) index++
+    let start = index
+    while (index < at && !isSpace(text.charCodeAt(index))) index++
+    let end = index
+    while (start < end && !isAlnumAt(text, start)) start++
+    while (end > start && !isAlnumAt(text, end - 1) && text.charCodeAt(end - 1) !== 39) end--
+    if (end > start && holdsLetter(text, start, end)) words.push(text.slice(start, end))
+  }
+  return words
+}
+
+/** Whether `[start, end)` holds a letter (ASCII, or a non-ASCII unit some script's letter is made of). */
+function holdsLetter(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index) | 32
+    if ((code >= 97 && code <= 122) || (code >= 128 && isAlnumAt(text, index) && !/\p{N}/u.test(text[index]!))) return true
+  }
+  return false
+}
+
+/** A past form: a past auxiliary, a common irregular one, or a regular one (`-ed`, but not `need`, `proceed`). */
+function isPastForm(word: string): boolean {
+  if (PAST_AUXILIARIES.has(word) || IRREGULAR_PAST.has(word)) return true
+  return word.length > 3 && word.endsWith('ed') && !word.endsWith('eed')
+}
+
+/**
+ * Whether `word` can be a verb's base form opening an imperative: letters with at most a leading capital, not a
+ * closed-class word, and not inflected (`-ing`, `-ed`, a third person `-s`).
+ */
+function isBaseVerb(word: string): boolean {
+  if (!/^[A-Za-z][a-z]+$/.test(word)) return false
+  const lowered = word.toLowerCase()
+  if (NOT_VERBS.has(lowered) || isPastForm(lowered) || lowered.endsWith('ing')) return false
+  return !lowered.endsWith('s') || lowered.endsWith('ss')
 }
 
 export { wordsOf }

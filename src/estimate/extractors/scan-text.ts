@@ -1,17 +1,20 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
-import { MAX_WORD_LENGTH, sameUnits, trimmedEnd } from './_scan.js'
+import { sameUnits, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
 import { findPhrases } from './_phrases.js'
 import { RepeatedLines } from './_repeated-lines.js'
-import { capSpan, constraintSpans, errorSpan, forEachQuoted, MAX_ERROR_LENGTH, quotePositions, type RawSpan } from './lines.js'
-import { classifyWord, numericPhrases } from './words.js'
+import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, jsonMessage, MAX_ERROR_LENGTH, quotePositions, type RawSpan, searchMatchPrefix } from './lines.js'
+import { classifyWord, flagPhrases, numericPhrases, productBefore } from './words.js'
 
 /**
- * How a part's text is scanned: `instruction` (user, system, earlier summaries) for everything including constraint
- * sentences, `assistant` for everything but constraints, `tool` for errors and identifiers only.
+ * How a part's text is scanned: `instruction` (user, system) for everything including constraint sentences and pasted
+ * errors, `summary` (an earlier compactor's summary) the same with errors as prose states them (see `ErrorSource`),
+ * `assistant` for everything but constraints with errors as prose states them, `code` (a short edit's payload) as
+ * `assistant` but with quote characters as the code's syntax rather than quotation (`"/mnt/scratch"` holds a path),
+ * `tool` for errors and identifiers only.
  */
-export type ScanMode = 'instruction' | 'assistant' | 'tool'
+export type ScanMode = 'instruction' | 'summary' | 'assistant' | 'code' | 'tool'
 
 /** Kinds worth keeping from a successful tool result: identifiers nobody can re-derive cheaply, and errors. */
 const TOOL_RESULT_KINDS = new Set<ItemKind>(['url', 'uuid', 'hash', 'error'])
@@ -25,6 +28,8 @@ const QUOTED = kindCode('quoted')
 const REGEX = kindCode('regex')
 const ERROR = kindCode('error')
 const CONSTRAINT = kindCode('constraint')
+const VERSION = kindCode('version')
+const IDENTIFIER = kindCode('identifier')
 const NO_SPANS: readonly RawSpan[] = []
 /** Unit classes of lower-case letters. */
 const PROSE_UNITS = LOWER | NON_HEX_LETTER
@@ -255,6 +260,14 @@ export function mergeSpans(spans: RawSpan[]): RawSpan[] {
 }
 
 /**
+ * What a line leaves the next one: nothing, an error of its own, or an `Exit code N` line; an error line's status also
+ * holds its indentation (`status + 4 * indentation`), which its detail line exceeds.
+ */
+const NO_ERROR = 0
+const ERROR_LINE = 1
+const EXIT_LINE = 2
+
+/**
  * Scans `[start, end)` of `text` line by line and appends merged spans (absolute offsets), in order, to `into`
  * (a new list unless given), which it returns. A line with the units of an earlier line of the range is skipped: its
  * spans would repeat texts found already, and callers keep the first span of each text.
@@ -262,7 +275,13 @@ export function mergeSpans(spans: RawSpan[]): RawSpan[] {
  * Error hints, error phrases and constraint cues are located by one automaton pass over the part (`findPhrases`), so
  * the per-line work for prose is a character loop that computes each word's class flags; only words that are not
  * plain prose are sliced and classified (see ARCHITECTURE.md, "How `full` reads a part"). A failing tool result that
- * names no error keeps its first line.
+ * names no error keeps its message: its first line, or a JSON result's message string (a result of search matches,
+ * `path:line:` lines, is output, not an error).
+ *
+ * Every extractor reads its line only, but one: in tool output and pasted text, an error's detail line — the line after
+ * an error line when indented further (`ValueError: bad config` then `  expected int, got str`), or the line after
+ * `Exit code N` (the command's first output) — is an error whole. So a line after an error line is never skipped, and
+ * a skipped line passes on the error status of the line it repeats.
  */
 export function scanText(text: string, start: number, end: number, mode: ScanMode, isError: boolean, into: SpanList = new SpanList()): SpanList {
   const region = start === 0 && end === text.length ? text : text.slice(start, end)
@@ -272,7 +291,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   const units = UNIT_CLASS
   // Phrase offsets, each list in order: a line's hits are found by cursors over increasing lines (errorOffsets[errorFrom,
   // errorTo) for hints).
-  const { hints: errorOffsets, cues: cueOffsets, errors: phraseOffsets } = findPhrases(region, mode === 'instruction', repeated)
+  const { hints: errorOffsets, cues: cueOffsets, errors: phraseOffsets } = findPhrases(region, mode === 'instruction' || mode === 'summary', repeated)
   // Lines met before in this part are skipped: they add no span of a new text (see RepeatedLines).
   let repeatTo = 0
   let errorTo = 0
@@ -287,15 +306,24 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   const quotes: number[] = []
   // The line's words holding an error hint.
   const hintWords: Array<{ start: number; end: number; text: string }> = []
-  // First and last word of each numeric phrase of the line.
+  // First and last word of each numeric phrase of the line (and, for flag phrases, whether the value is a number).
   const phrases: number[] = []
   const spans = new LineSpans()
   const generation = nextGeneration()
   const length = region.length
   const tool = mode === 'tool'
+  // Whether quoted strings are found (and the quote characters of a line noted).
+  const quoting = !tool && mode !== 'code'
+  const source: ErrorSource = tool ? 'tool' : mode === 'instruction' ? 'pasted' : 'prose'
+  // Prose states errors in sentences and bullets: an indented line after one is the next bullet, not its detail.
+  const details = source !== 'prose'
   let sawError = false
   let firstLine: [number, number] | undefined
-  let firstLineSpans = -1
+  let firstLineStart = 0
+  // The error status of the line before (see NO_ERROR), and of the lines that had an error, by start (a skipped line
+  // has its original's).
+  let previous = NO_ERROR
+  let errorLines: Map<number, number> | undefined
 
   let lineStart = 0
   let index = 0
@@ -309,11 +337,19 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
     let quoteCount = 0
     // Whether a word holds a lint code's head (`E501`): then every word of the line is a possible error anchor.
     let lint = false
+    // Whether a word starts with `-` (a flag, perhaps with a value after it).
+    let dash = false
     if (repeatTo < repeated.count && repeated.starts[repeatTo] === lineStart) {
-      index = repeated.ends[repeatTo++]!
-      if (index === length) break
-      lineStart = ++index
-      continue
+      const original = repeated.originals[repeatTo]!
+      const repeatEnd = repeated.ends[repeatTo++]!
+      // A line after an error line may be its detail: scanned, as its first occurrence may not have followed one.
+      if (previous === NO_ERROR) {
+        previous = errorLines?.get(original) ?? NO_ERROR
+        index = repeatEnd
+        if (index === length) break
+        lineStart = ++index
+        continue
+      }
     }
     // One pass over the line finds its words, their class flags and the line's end (no separate search for `\n`).
     let unitClass = 0
@@ -335,7 +371,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       const all = firstClass | raw
       lineRaw |= all
       // Most words are lower-case letters, perhaps after a capital: nothing below applies to them but being kept.
-      if ((raw & ~PROSE_UNITS) === 0 && (firstClass & ~(PROSE_UNITS | UPPER_INNER)) === 0 && index - wordStart <= MAX_WORD_LENGTH) {
+      if ((raw & ~PROSE_UNITS) === 0 && (firstClass & ~(PROSE_UNITS | UPPER_INNER)) === 0) {
         starts[count] = wordStart
         ends[count] = index
         const prose = firstClass & UPPER_INNER ? (firstClass & ~UPPER_INNER) | UPPER_FIRST | raw : all
@@ -344,9 +380,8 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
         continue
       }
       // Quote pairing walks the line's quote characters only: the few words holding one are scanned again for them.
-      if (all & (QUOTE | RIGHT_QUOTE) && !tool) quoteCount = quotePositions(region, wordStart, index, quotes, quoteCount)
+      if (all & (QUOTE | RIGHT_QUOTE) && quoting) quoteCount = quotePositions(region, wordStart, index, quotes, quoteCount)
       if (!lint && (all & (UPPER_INNER | DIGIT)) === (UPPER_INNER | DIGIT)) lint = holdsLintHint(region, wordStart, index)
-      if (index - wordStart > MAX_WORD_LENGTH) continue
       let left = wordStart
       let right = index
       if (all & (LEADING_TRIM | TRAILING_TRIM)) {
@@ -369,6 +404,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       ends[count] = right
       flags[count] = wordFlagsValue
       lineFlags |= wordFlagsValue
+      if (region.charCodeAt(left) === 45) dash = true
       // One-unit words never classify.
       if (right - left >= 2 && !isUnclassifiable(wordFlagsValue, region.charCodeAt(left)) && (!tool || mayBeToolIdentifier(wordFlagsValue, right - left))) candidates[candidateCount++] = count
       count++
@@ -377,9 +413,14 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
     const lineAscii = (lineRaw & NON_ASCII) === 0
     let lineEnd = index
     if (lineEnd > lineStart && region.charCodeAt(lineEnd - 1) === 13) lineEnd--
+    let status = NO_ERROR
     if (count > 0) {
-      const first = firstLine === undefined
-      firstLine ??= [starts[0]!, ends[count - 1]!]
+      if (firstLine === undefined) {
+        firstLine = [starts[0]!, ends[count - 1]!]
+        // Where the line's first unit stands, before any trimmed punctuation (a JSON result's `{`).
+        firstLineStart = lineStart
+        while (units[region.charCodeAt(firstLineStart)]! & SPACE) firstLineStart++
+      }
       while (errorTo < errorOffsets.length && errorOffsets[errorTo]! < lineStart) errorTo++
       const errorFrom = errorTo
       while (errorTo < errorOffsets.length && errorOffsets[errorTo]! < lineEnd) errorTo++
@@ -402,13 +443,27 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
         const words = hintWords
         while (phraseTo < phraseOffsets.length && phraseOffsets[phraseTo]! < lineStart) phraseTo++
         const holdsPhrase = phraseTo < phraseOffsets.length && phraseOffsets[phraseTo]! < lineEnd
-        const error = errorSpan(region, lineStart, lineEnd, words, tool, lineAscii, holdsPhrase)
+        const error = errorSpan(region, lineStart, lineEnd, words, source, lineAscii, holdsPhrase)
         if (error) {
           spans.push(ERROR, error.start, error.end)
           sawError = true
+          if (details) {
+            status = isExitCode(region, error.start, error.end) ? EXIT_LINE : ERROR_LINE + 4 * Math.max(0, indentation(region, lineStart, lineEnd))
+            errorLines ??= new Map()
+            errorLines.set(lineStart, status)
+          }
         }
       }
-      if (!tool && lineRaw & QUOTE) forEachQuoted(region, lineStart, lineEnd, quotes, quoteCount, spans.pushQuoted)
+      if (status === NO_ERROR && previous !== NO_ERROR) {
+        const detail = detailSpan(region, lineStart, lineEnd, previous)
+        if (detail !== -1) {
+          let detailEnd = lineEnd
+          while (units[region.charCodeAt(detailEnd - 1)]! & SPACE) detailEnd--
+          spans.push(ERROR, detail, capSpan(region, detail, detailEnd, MAX_ERROR_LENGTH))
+          sawError = true
+        }
+      }
+      if (quoting && lineRaw & QUOTE) forEachQuoted(region, lineStart, lineEnd, quotes, quoteCount, spans.pushQuoted)
       // The line's error and quoted strings are spans[0, containers); its constraint sentences, pushed last, are
       // found now, as a word inside any of them (inside and shorter, for a sentence, which comes later among equals)
       // cannot change what the line's spans merge into, so it is not classified.
@@ -416,7 +471,9 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineStart) cueTo++
       const cueFrom = cueTo
       while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineEnd) cueTo++
-      const constraints = cueTo > cueFrom ? constraintSpans(region, lineStart, lineEnd, { offsets: cueOffsets, from: cueFrom, to: cueTo }) : NO_SPANS
+      let constraints = cueTo > cueFrom ? constraintSpans(region, lineStart, lineEnd, { offsets: cueOffsets, from: cueFrom, to: cueTo }) : NO_SPANS
+      // A sentence of a pasted error (`error: the following arguments are required`) is the error, not a directive.
+      if (constraints.length > 0 && containers > 0 && spans.kindAt(0) === ERROR) constraints = constraints.filter((sentence) => sentence.end <= spans.startAt(0) || sentence.start >= spans.endAt(0))
       if (candidateCount > 0) {
         const hasError = containers > 0 && spans.kindAt(0) === ERROR
         let container = hasError ? 1 : 0
@@ -437,27 +494,76 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
             if (within && within.start <= wordStart && wordEnd <= within.end && within.end - within.start > wordEnd - wordStart) continue
           }
           const code = classifyCached(region, wordStart, wordEnd, flags[word]!, generation)
-          if (code >= 0 && (!tool || TOOL_RESULT_CODES & (1 << code))) spans.push(code, wordStart, wordEnd)
+          if (code >= 0 && (!tool || TOOL_RESULT_CODES & (1 << code))) {
+            // A version keeps the product it versions (`OpenWrt 23.05-SNAPSHOT`, `node 20.11.1`, `Python 3.11`).
+            const product = (code === VERSION || code === NUMBER) && word > 0 ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
+            if (product !== -1) spans.push(VERSION, product, wordEnd)
+            else spans.push(code, wordStart, wordEnd)
+          }
         }
       }
       if (!tool && lineFlags & DIGIT) {
         const found = numericPhrases(region, starts, ends, flags, count, phrases)
         for (let phrase = 0; phrase < found; phrase++) spans.push(NUMBER, starts[phrases[2 * phrase]!]!, ends[phrases[2 * phrase + 1]!]!)
       }
+      if (!tool && dash) {
+        const found = flagPhrases(region, starts, ends, flags, count, phrases)
+        for (let phrase = 0; phrase < found; phrase++) spans.push(phrases[3 * phrase + 2] ? NUMBER : IDENTIFIER, starts[phrases[3 * phrase]!]!, ends[phrases[3 * phrase + 1]!]!)
+      }
       for (const constraint of constraints) spans.push(CONSTRAINT, constraint.start, constraint.end)
       if (spans.count > 0) spans.flush(into, start)
-      if (first) firstLineSpans = into.length - base
     }
+    previous = status
     if (index === length) break
     lineStart = ++index
   }
-  if (mode === 'tool' && isError && !sawError && firstLine) {
-    // The fallback span may overlap the first line's identifiers: merge it with them.
+  if (mode === 'tool' && isError && !sawError && firstLine && searchMatchPrefix(region, firstLine[0], firstLine[1]) === -1) {
+    // The fallback span may overlap the first line's identifiers: merge it with them. A JSON result's message is its
+    // message string, wherever it stands.
     const found = into.toArray(base)
-    const head = found.splice(0, Math.max(0, firstLineSpans))
-    head.push({ kind: 'error', start: firstLine[0] + start, end: capSpan(region, firstLine[0], firstLine[1], MAX_ERROR_LENGTH) + start })
+    const opening = region.charCodeAt(firstLineStart)
+    const json = opening === 123 || opening === 91 ? jsonMessage(region, firstLineStart, length) : undefined
+    const message = json ?? { kind: 'error', start: firstLine[0], end: capSpan(region, firstLine[0], firstLine[1], MAX_ERROR_LENGTH) }
+    found.push({ kind: 'error', start: message.start + start, end: message.end + start })
     into.length = base
-    for (const span of [...mergeSpans(head), ...found]) into.push(kindCode(span.kind), span.start, span.end)
+    for (const span of mergeSpans(found)) into.push(kindCode(span.kind), span.start, span.end)
   }
   return into
 }
+
+/** Whether `[start, end)` is `Exit code N`. */
+function isExitCode(text: string, start: number, end: number): boolean {
+  if (end - start < 11 || !text.startsWith('Exit code ', start)) return false
+  for (let index = start + 10; index < end; index++) if (!isDigit(text.charCodeAt(index))) return false
+  return true
+}
+
+/**
+ * How far the line `[lineStart, lineEnd)` is indented, in spaces and tabs; -1 if other whitespace leads it (a carriage
+ * return: a progress bar's redraw), or nothing follows.
+ */
+function indentation(text: string, lineStart: number, lineEnd: number): number {
+  let index = lineStart
+  while (index < lineEnd && (text.charCodeAt(index) === 32 || text.charCodeAt(index) === 9)) index++
+  return index < lineEnd && (UNIT_CLASS[text.charCodeAt(index)]! & SPACE) === 0 ? index - lineStart : -1
+}
+
+/**
+ * Where the detail span of the line `[lineStart, lineEnd)` starts (its first unit after the indentation), or -1, after a
+ * line of status `previous`: after `Exit code N` any line but a traceback's header or a banner (`=== test session
+ * starts ===`), after an error line one indented further than it (trailing whitespace is left to the caller's trim).
+ */
+function detailSpan(text: string, lineStart: number, lineEnd: number, previous: number): number {
+  const indent = indentation(text, lineStart, lineEnd)
+  if (indent === -1) return -1
+  const first = lineStart + indent
+  if (previous === EXIT_LINE) {
+    if (text.startsWith('Traceback (most recent call last)', first)) return -1
+    const code = text.charCodeAt(first)
+    if (first + 2 < lineEnd && !isAsciiWordUnit(code) && text.charCodeAt(first + 1) === code && text.charCodeAt(first + 2) === code) return -1
+    return first
+  }
+  return indent > previous >> 2 ? first : -1
+}
+
+const isAsciiWordUnit = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)

@@ -5,26 +5,31 @@ import { AT, BACKSLASH, COLON, COMPARE, CURRENCY, DIGIT, DOT, EQUALS, HYPHEN, is
 /**
  * Classifies one whitespace-delimited word into an irreducible kind, or `undefined` for narrative.
  *
- * Every pattern is anchored and free of nested ambiguous quantifiers, and words are at most
- * MAX_WORD_LENGTH long, so classification is linear in the word.
+ * Every pattern is anchored and free of nested ambiguous quantifiers, so classification is linear in the word, however
+ * long (a word over MAX_WORD_LENGTH is classified too: a long URL or path is state, and a blob is none of these kinds).
  */
 export function classifyWord(word: string, flags: number = wordFlags(word, 0, word.length)): ItemKind | undefined {
   // Prose and bare integers are never items by themselves (numbers become items through their neighbours).
   if (word.length < 2 || isProse(flags) || (flags & ~DIGIT) === 0) return undefined
   if (flags & COLON && (URL.test(word) || (flags & AT && GIT_REMOTE.test(word)))) return 'url'
   if (flags & DIGIT && flags & DOT && IP_ADDRESS.test(word)) return 'url'
+  // An arXiv id (`2403.12345`, `arXiv:2403.12345v2`) is an id, not a decimal: YYMM, then four or five digits.
+  if (flags & DIGIT && flags & DOT && ARXIV.test(word)) return 'identifier'
   if (flags & COLON && flags & DIGIT && HOST_PORT.test(word)) return 'url'
   if (flags & HYPHEN && word.length === 36 && UUID.test(word)) return 'uuid'
-  if (flags & SLASH && word.charCodeAt(0) === 47 && REGEX_LITERAL.test(word) && REGEX_META.test(word.slice(1, -1))) return 'regex'
+  if (flags & SLASH && word.charCodeAt(0) === 47 && REGEX_LITERAL.test(word) && isRegexSyntax(word, 1, word.lastIndexOf('/'))) return 'regex'
   if ((flags & ~(LOWER | DIGIT)) === 0 && flags & DIGIT && flags & LOWER && isHash(word)) return 'hash'
   if (flags & (EQUALS | COMPARE) && (PIN.test(word) || RANGE.test(word))) return 'version'
   if (flags & AT && flags & DIGIT && NPM_PIN.test(word)) return 'version'
-  if (flags & DOT && flags & DIGIT && SEMVER.test(word)) return 'version'
+  if (flags & DOT && flags & DIGIT && (SEMVER.test(word) || SUFFIXED_VERSION.test(word))) return 'version'
+  // A comparator with a number (`>200`, `<=5ms`) is a threshold; a range needs a dotted version (`>=3.11`).
+  if (flags & (COMPARE | EQUALS | OTHER) && flags & DIGIT && COMPARED_NUMBER.test(word)) return 'number'
   if (flags & EQUALS) {
     if (ENV.test(word)) return 'env'
     if (FLAG_VALUE.test(word) || KEY_VALUE.test(word)) return NUMERIC_TAIL.test(word) ? 'number' : 'identifier'
   }
   if (flags & (SLASH | BACKSLASH | DOT) && isPath(word, flags)) return 'path'
+  if (flags & OTHER && word.charCodeAt(0) === 35 && isHexColour(word)) return 'constant'
   if (flags & UPPER_INNER || flags & UPPER_FIRST) {
     if (flags & UNDERSCORE && CONSTANT.test(word)) return 'constant'
     if (word.charCodeAt(0) === 69 && ERRNO_NAME.test(word)) return 'constant'
@@ -46,13 +51,18 @@ const IP_ADDRESS = /^\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?$/
 const HOST_PORT = /^(?:localhost|[\w-]+(?:\.[\w-]+)+):\d{2,5}(?:\/\S*)?$/
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 const REGEX_LITERAL = /^\/[^\s/][^\s]*\/[dgimsuvy]*$/
-const REGEX_META = /\\[dwsbDWSB.]|[\^$]|\[[^\]]*\]|\(\?|\.\*|\.\+|\|/
 const HEX = /^[0-9a-f]{7,64}$/
 const PIN = /^[A-Za-z0-9][\w.[\]-]*(?:===|==|>=|<=|~=|!=|>|<)\d[\w.*+!-]*(?:,(?:==|>=|<=|~=|!=|<|>)\d[\w.*+!-]*)*$/
 const NPM_PIN = /^@?[A-Za-z0-9][\w./-]*@[\^~]?\d[\w.+-]*$/
-// `^2.0` and `~1.2.3` need a dot: `~22` is an approximation in prose, not a range.
-const RANGE = /^(?:[\^~]\d+(?:\.[\dx*]+)+|(?:>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)*)(?:-[\w.]+)?(?:,(?:>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)*)*$/
+// A range is a version with an operator. `^2.0` needs a dot, `~1.2.3` three parts (`~22` and `~3.5` are approximations in
+// prose), and a comparator a dotted version (`>=3.11`; `>200` is a threshold, see COMPARED_NUMBER).
+const RANGE = /^(?:\^\d+(?:\.[\dx*]+)+|~\d+(?:\.[\dx*]+){2,}|(?:>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)+)(?:-[\w.]+)?(?:,(?:>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)*)*$/
 const SEMVER = /^v?\d+\.\d+\.\d+(?:[-+][\w.-]+)?$/
+/** A dotted version with a pre-release or build suffix: `23.05-SNAPSHOT`, `1.0-beta`. */
+const SUFFIXED_VERSION = /^v?\d+(?:\.\d+)+-[A-Za-z][\w.]*$/
+/** A comparator glued to a number, perhaps with a unit: a threshold. */
+const COMPARED_NUMBER = /^(?:>=|<=|==|!=|>|<|≥|≤)\d+(?:[.,]\d+)?[A-Za-z%]{0,3}$/
+const ARXIV = /^(?:arXiv:)?\d\d(?:0[1-9]|1[0-2])\.\d{4,5}(?:v\d+)?$/i
 const ENV = /^(?:--?[A-Za-z]+:)?[A-Z_][A-Z0-9_]*=\S*$/
 const FLAG_VALUE = /^--?[A-Za-z][\w-]*=\S+$/
 const KEY_VALUE = /^[A-Za-z_][\w.-]*=\S+$/
@@ -70,9 +80,12 @@ const CALL = /^[A-Za-z_][\w.]*\([^()\s]*\)$/
 const PREFIXED_ID = /^(?=[^\d]*\d)[A-Za-z]{2,}[_-][A-Za-z0-9_-]{6,}$/
 const DOTTED = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/
 const ROOTED_PATH = /^(?:~|\.{1,2})?(?:\/[\w.@+-]+)+\/?(?::\d+)*$/
+/** A number with a unit, as a ratio's first term (`19k/200k`, `1.06s/it`). */
+const RATIO_TERM = /^\d+(?:\.\d+)?[A-Za-z%]{0,3}$/
+/** A segment shaped like a file or directory name rather than a word: a `_`, `-` or `.` joins its parts, or leads it. */
+const NAME_SEGMENT = /^[._]?[A-Za-z0-9@+]+[._-][\w.@+-]*$/
 const RELATIVE_PATH = /^[\w.@+-]+(?:\/[\w.@+-]*)+(?::\d+)*$/
 const WINDOWS_PATH = /^[A-Za-z]:\\\S+$/
-const SHORT_WORD_PAIR = /^[A-Za-z]{1,4}\/[A-Za-z]{1,4}$/
 const FILE_NAME = /^[\w@+-][\w.@+-]*\.(?:py|pyi|ipynb|ts|tsx|js|jsx|mjs|cjs|json|jsonl|md|mdx|rst|txt|yml|yaml|toml|ini|cfg|conf|env|lock|sh|bash|zsh|ps1|rs|go|c|h|cc|cpp|hpp|java|kt|kts|scala|rb|php|cs|fs|swift|m|mm|html|htm|css|scss|sass|less|vue|svelte|sql|csv|tsv|xml|gradle|proto|graphql|tf|log|bin|pt|pth|ckpt|safetensors|onnx|parquet|npz|npy|h5|pkl|zip|tar|gz|tgz|whl|png|jpg|jpeg|gif|svg|pdf|wasm|so|dylib|dll|exe|traj|patch|diff)(?::\d+)*$/i
 
 function isHash(word: string): boolean {
@@ -87,13 +100,145 @@ function isHash(word: string): boolean {
   return digits && letters
 }
 
-/** Whether `word` (with these flags) is a path; each pattern runs only if the word has the character it needs. */
+/**
+ * Directories that begin relative paths in code bases and on servers: a two-part word starting with one of them is a
+ * path (`src/app`), where other two-part words of plain words are prose (`daemon/service`, `and/or`).
+ */
+const KNOWN_DIRECTORIES = new Set([
+  'src', 'lib', 'libs', 'test', 'tests', 'spec', 'specs', 'doc', 'docs', 'app', 'apps', 'bin', 'script', 'scripts', 'config', 'configs',
+  'conf', 'packages', 'pkg', 'cmd', 'internal', 'dist', 'build', 'out', 'data', 'datasets', 'assets', 'public', 'static', 'include',
+  'examples', 'components', 'pages', 'api', 'server', 'client', 'node_modules', 'vendor', 'tmp', 'var', 'etc', 'usr', 'home', 'opt',
+  'checkpoints', 'models', 'logs', 'notebooks', 'tools', 'utils', 'migrations', 'templates', 'fixtures', 'workspace', 'crates',
+])
+
+/** A path segment longer than this is not a file name (NAME_MAX): a word holding one is a blob. */
+const MAX_SEGMENT = 255
+
+/**
+ * Whether `word` (with these flags) is a path; each pattern runs only if the word has the character it needs.
+ *
+ * A word with a `/` is a path when it is rooted (`/etc/hosts`, `./run.sh`, `~/x`), names a file (`a/b.py`), starts with
+ * a known directory (`src/app`), is one directory (`docs/`), or has a segment shaped like a file name
+ * (`checkpoints/finance-qwen3`, `Qwen/Qwen3-0.6B`). Plain words joined by slashes are prose (`daemon/service`,
+ * `input/output`, `pretrain/SFT/DPO`), and a number with a unit before the slash is a ratio (`19k/200k`).
+ */
 function isPath(word: string, flags: number): boolean {
   if (flags & BACKSLASH && WINDOWS_PATH.test(word)) return true
-  if (flags & DOT && FILE_NAME.test(word) && /[A-Za-z]/.test(word.slice(0, word.lastIndexOf('.')))) return true
-  if (!(flags & SLASH) || SHORT_WORD_PAIR.test(word) || !(ROOTED_PATH.test(word) || RELATIVE_PATH.test(word))) return false
+  // A file name (no `/` in it), of at most MAX_SEGMENT units.
+  if (flags & DOT && word.length <= MAX_SEGMENT && FILE_NAME.test(word) && /[A-Za-z]/.test(word.slice(0, word.lastIndexOf('.')))) return true
+  if (!(flags & SLASH) || !(ROOTED_PATH.test(word) || RELATIVE_PATH.test(word))) return false
   // A path names something: `1/2` and `2026/03/10` are numbers.
-  return (flags & (LOWER | UPPER_FIRST | UPPER_INNER)) !== 0
+  if ((flags & (LOWER | UPPER_FIRST | UPPER_INNER)) === 0 || hasLongSegment(word)) return false
+  const first = word.charCodeAt(0)
+  if (first === 47 || first === 126 || first === 46) return true
+  const segments = withoutLineNumbers(word).split('/')
+  const last = segments[segments.length - 1]!
+  if (FILE_NAME.test(last) && /[A-Za-z]/.test(last.slice(0, last.lastIndexOf('.')))) return true
+  const head = segments[0]!
+  if (segments.length === 2 && RATIO_TERM.test(head)) return false
+  if (KNOWN_DIRECTORIES.has(head)) return true
+  // One directory: `docs/`.
+  if (segments.length === 2 && last === '') return true
+  return segments.some((segment) => NAME_SEGMENT.test(segment))
+}
+
+/** `word` without the `:line` and `:line:column` suffixes a path may carry. */
+function withoutLineNumbers(word: string): string {
+  let end = word.length
+  for (;;) {
+    let digits = end
+    while (digits > 0 && word.charCodeAt(digits - 1) >= 48 && word.charCodeAt(digits - 1) <= 57) digits--
+    if (digits === end || digits === 0 || word.charCodeAt(digits - 1) !== 58) return word.slice(0, end)
+    end = digits - 1
+  }
+}
+
+/** Whether a `/`-separated segment of `word` is longer than {@link MAX_SEGMENT}. */
+function hasLongSegment(word: string): boolean {
+  if (word.length <= MAX_SEGMENT) return false
+  let from = 0
+  for (let slash = word.indexOf('/'); ; slash = word.indexOf('/', from)) {
+    const end = slash === -1 ? word.length : slash
+    if (end - from > MAX_SEGMENT) return true
+    if (slash === -1) return false
+    from = slash + 1
+  }
+}
+
+/** Whether `word` is a hex colour: `#` and 3, 4, 6 or 8 hex digits, a short one holding a letter (`#123` is an issue). */
+function isHexColour(word: string): boolean {
+  const digits = word.length - 1
+  if (digits !== 3 && digits !== 4 && digits !== 6 && digits !== 8) return false
+  let letter = false
+  for (let index = 1; index < word.length; index++) {
+    const code = word.charCodeAt(index) | 32
+    if (code >= 97 && code <= 102) letter = true
+    else if (code < 48 || code > 57) return false
+  }
+  return letter || digits >= 6
+}
+
+/**
+ * Syntax only a regex holds (the one definition, for `/…/` words and quoted strings): an escaped class or
+ * metacharacter, a leading `^` or trailing `$`, a group flag `(?:`, `.*` or `.+`, a counted quantifier, a class that
+ * negates or holds a range (`[^…]`, `[a-z0-9_-]`) or takes a quantifier (`[ab]+`), or an alternation between names
+ * (`foo|bar`; `ls | grep x` is a pipeline). A bracketed word (`[description]`, `.[dev]`, `outputs["logits"]`) is not
+ * regex syntax.
+ */
+const REGEX_SYNTAX = /\\[dwsbDWSB.()[\]{}|+*?^$\\/]|^\^|\$$|\(\?[:=!<]|\.\*|\.\+|\{\d+(?:,\d*)?\}|\[\^|\][*+?]|[\w)\]]\|[\w(\[\\^]/
+
+/**
+ * Whether `text[start, end)` is a regex: holds {@link REGEX_SYNTAX} or a class with a range, or is a sed substitution
+ * (`s/a/b/g`, `s|a|b|`). Most strings hold none of the units regex syntax needs, and are not sliced.
+ */
+export function isRegexSyntax(text: string, start: number, end: number): boolean {
+  if (end - start < 2) return false
+  if (isSedScript(text, start, end)) return true
+  if (text.charCodeAt(start) !== 94 && text.charCodeAt(end - 1) !== 36) {
+    let syntax = false
+    for (let index = start; index < end && !syntax; index++) {
+      const code = text.charCodeAt(index)
+      syntax = code === 92 || code === 91 || code === 40 || code === 46 || code === 123 || code === 124 || code === 93
+    }
+    if (!syntax) return false
+  }
+  return holdsClassRange(text, start, end) || REGEX_SYNTAX.test(text.slice(start, end))
+}
+
+/**
+ * Whether `text[start, end)` holds a `[` followed, before any `]` or whitespace, by a range between letters or digits
+ * (`[a-z0-9_-]`). Each unit is read once: a scan that stops without a range resumes where it stopped.
+ */
+function holdsClassRange(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    if (text.charCodeAt(index) !== 91) continue
+    for (index++; index < end; index++) {
+      const code = text.charCodeAt(index)
+      if (code === 93 || isSpace(code)) break
+      if (code === 45 && index + 1 < end && isAsciiAlnumCode(text.charCodeAt(index - 1)) && isAsciiAlnumCode(text.charCodeAt(index + 1))) return true
+    }
+  }
+  return false
+}
+
+const isAsciiAlnumCode = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+
+/** Whether `text[start, end)` is `s`, a delimiter, then a pattern, a replacement and flags, each ended by the delimiter. */
+function isSedScript(text: string, start: number, end: number): boolean {
+  if (text.charCodeAt(start) !== 115) return false
+  const delimiter = text.charCodeAt(start + 1)
+  if (delimiter !== 47 && delimiter !== 124 && delimiter !== 35 && delimiter !== 58 && delimiter !== 44) return false
+  let seen = 0
+  let index = start + 2
+  for (; index < end && seen < 2; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 92) index++
+    else if (code === delimiter) seen++
+  }
+  if (seen < 2 || index === start + 3) return false
+  // Flags: g, i, I, m, p, e, w and an occurrence number.
+  for (; index < end; index++) if (!/[gimpIew0-9]/.test(text[index]!)) return false
+  return true
 }
 
 function isDotted(word: string): boolean {
@@ -351,4 +496,100 @@ const isKeyStart = (code: number) => (code >= 65 && code <= 90) || (code >= 97 &
  */
 export function isKeyAt(text: string, start: number, flags: number): boolean {
   return (flags & ~KEY_FLAGS) === 0 && isKeyStart(text.charCodeAt(start))
+}
+
+/** A version as a product states it: dotted numbers, perhaps a `v` and a suffix (`20.11.1`, `3.11`, `23.05-SNAPSHOT`). */
+const BARE_VERSION = /^v?\d+(?:\.\d+)+(?:[-+][\w.-]+)?$/
+/** A product's name: a letter, then letters, digits, `.`, `+` or `-` (`OpenWrt`, `Node.js`, `g++`). */
+const PRODUCT = /^[A-Za-z][A-Za-z0-9.+-]*$/
+/**
+ * Runtimes, tools and systems named in lower case before their version (`node 20.11.1`, `python 3.11`); with these,
+ * a two-part version counts too (`Python 3.11`), where `Loss 5.66` is a measurement.
+ */
+const KNOWN_PRODUCTS = new Set([
+  'python', 'python3', 'node', 'nodejs', 'node.js', 'npm', 'pnpm', 'yarn', 'bun', 'deno', 'pip', 'uv', 'poetry', 'conda', 'torch', 'pytorch',
+  'cuda', 'cudnn', 'nccl', 'tensorflow', 'jax', 'transformers', 'numpy', 'pandas', 'java', 'jdk', 'openjdk', 'go', 'golang', 'rust', 'rustc',
+  'cargo', 'gcc', 'g++', 'clang', 'llvm', 'cmake', 'ruby', 'rails', 'php', 'perl', 'dotnet', 'swift', 'kotlin', 'scala', 'gradle', 'maven',
+  'docker', 'kubernetes', 'kubectl', 'helm', 'terraform', 'ubuntu', 'debian', 'fedora', 'centos', 'rhel', 'alpine', 'macos', 'ios',
+  'android', 'windows', 'linux', 'kernel', 'openwrt', 'postgres', 'postgresql', 'mysql', 'sqlite', 'redis', 'nginx', 'git', 'openssl',
+  'react', 'vue', 'angular', 'next', 'next.js', 'vite', 'webpack', 'typescript', 'tsc', 'eslint', 'django', 'flask', 'fastapi', 'electron',
+  'chrome', 'firefox', 'xcode', 'driver',
+])
+/** Capitalized words that open a sentence or name a count rather than a product (`Version 2.1.0`, `Then 1.2.3`). */
+const NOT_PRODUCTS = new Set([
+  'the', 'a', 'an', 'this', 'that', 'it', 'in', 'on', 'at', 'to', 'from', 'of', 'for', 'with', 'by', 'and', 'or', 'but', 'is', 'was', 'are',
+  'were', 'be', 'as', 'than', 'then', 'since', 'until', 'into', 'via', 'version', 'release', 'tag', 'step', 'epoch', 'loss', 'phase', 'see',
+  'use', 'using', 'install', 'installed', 'upgrade', 'upgraded', 'downgrade', 'bump', 'bumped', 'pin', 'pinned', 'require', 'requires',
+  'need', 'needs', 'run', 'running', 'update', 'updated', 'set', 'got', 'found', 'expected', 'released', 'now', 'also', 'only',
+])
+
+/**
+ * Where the product word before the version word `index` starts, or -1: the word right before it (whitespace between),
+ * a known product (`node 20.11.1`, `Python 3.11`), or, for a version of three parts or a suffix (`isVersion`), a
+ * capitalized name (`OpenWrt 23.05-SNAPSHOT`). Runs for version and number candidates only.
+ */
+export function productBefore(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], index: number, isVersion: boolean): number {
+  const before = index - 1
+  // A number is versioned by a known product only, and only a plain dotted one (`3.11`, not `3.2s`).
+  if (!isVersion && flags[index] !== (DIGIT | DOT)) return -1
+  if (!(flags[before]! & (LOWER | UPPER_FIRST | UPPER_INNER)) || !isWhitespace(text, ends[before]!, starts[index]!)) return -1
+  const version = text.slice(starts[index], ends[index])
+  if (!BARE_VERSION.test(version)) return -1
+  const product = text.slice(starts[before], ends[before])
+  if (!PRODUCT.test(product)) return -1
+  const lowered = product.toLowerCase()
+  if (KNOWN_PRODUCTS.has(lowered)) return starts[before]!
+  return isVersion && flags[before]! & UPPER_FIRST && !NOT_PRODUCTS.has(lowered) ? starts[before]! : -1
+}
+
+function isWhitespace(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) if (!isSpace(text.charCodeAt(index))) return false
+  return true
+}
+
+/** A flag: `--name` (a letter, then letters, digits, `_` or `-`) or `-x`. */
+const LONG_FLAG = /^--[A-Za-z][\w-]*$/
+const SHORT_FLAG = /^-[A-Za-z]$/
+/** What an identifier-like value holds: a `_`, `-`, `.`, `/`, `:` or a digit (plain words after a flag are prose). */
+const VALUE_FLAGS = UNDERSCORE | HYPHEN | DOT | SLASH | COLON | DIGIT
+/** The units an identifier-like value may hold. */
+const VALUE_UNITS = VALUE_FLAGS | LOWER | UPPER_FIRST | UPPER_INNER | NON_HEX_LETTER | AT | EQUALS | PERCENT
+
+/**
+ * Finds flags with their value as the next word (`--max_steps 3000`, `--lr 1e-4`, `--output_dir ./ckpt`,
+ * `--sampler first_hitting`, `-n 5`): a long flag takes a number, or a word some pattern classifies or that is shaped
+ * like an identifier (a `_`, `-`, `.`, `/`, `:` or digit in it; `--verbose when` is prose), a short flag a number only.
+ * Flag and value are separated by whitespace alone. Each phrase is written to `into` as its first and last word index
+ * and whether the value is a number (1) or not (0); returns the number of phrases. Runs on lines holding a word that
+ * starts with `-`.
+ */
+export function flagPhrases(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], count: number, into: number[]): number {
+  let phrases = 0
+  for (let index = 0; index + 1 < count; index++) {
+    if (text.charCodeAt(starts[index]!) !== 45 || flags[index]! & EQUALS) continue
+    const value = index + 1
+    if (!isWhitespace(text, ends[index]!, starts[value]!)) continue
+    const flag = text.slice(starts[index], ends[index])
+    const long = LONG_FLAG.test(flag)
+    if (!long && !SHORT_FLAG.test(flag)) continue
+    const valueStart = starts[value]!
+    const valueEnd = ends[value]!
+    let numeric = isPlainNumberAt(text, valueStart, valueEnd)
+    let kind: ItemKind | undefined
+    if (!numeric && (long || flags[value]! & DIGIT)) {
+      kind = classifyWord(text.slice(valueStart, valueEnd), flags[value])
+      numeric = kind === 'number'
+    }
+    if (!numeric) {
+      // Another flag is not a value.
+      if (!long || text.charCodeAt(valueStart) === 45) continue
+      if (kind === undefined && !(flags[value]! & VALUE_FLAGS && (flags[value]! & ~VALUE_UNITS) === 0)) continue
+    }
+    into[3 * phrases] = index
+    into[3 * phrases + 1] = value
+    into[3 * phrases + 2] = numeric ? 1 : 0
+    phrases++
+    index++
+  }
+  return phrases
 }

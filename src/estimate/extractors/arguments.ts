@@ -1,0 +1,346 @@
+/**
+ * The state a tool call's arguments hold, located in the call as `renderPart` renders it (`name(arguments-json)`).
+ *
+ * Offsets come from the rendering itself: the arguments are walked in the order `JSON.stringify` writes them, adding
+ * up each piece's JSON length, so every item (an argument, a number inside an array, a line of a command) gets the
+ * range of its own JSON form, never the whole call's.
+ */
+
+import type { ToolCallPart } from '../../spec/transcript.js'
+import { capSpan } from './lines.js'
+import { wordsOf } from './_scan.js'
+import { scanText, SpanList } from './scan-text.js'
+import { classifyWord } from './words.js'
+
+/** An argument's text that is state, with the range of its JSON form in the rendered message. */
+export interface ArgumentItem {
+  readonly text: string
+  readonly start: number
+  readonly end: number
+}
+
+/** Options of {@link argumentItems}. */
+export interface ArgumentOptions {
+  /** String arguments longer than this (or with more lines than `maxLines`) are payloads or long commands. */
+  readonly maxLength: number
+  readonly maxLines: number
+}
+
+/** Argument keys whose values are narrative about the call, not state. */
+const NARRATIVE_KEYS = new Set(['description', 'explanation', 'thought', 'thoughts', 'reasoning', 'reason', 'justification', 'summary', 'title'])
+/** Argument keys whose values are payloads (file contents, patches): the target path stands for them. */
+const PAYLOAD_KEYS = new Set(['content', 'contents', 'prompt', 'new_string', 'old_string', 'new_str', 'old_str', 'file_text', 'text', 'patch', 'diff', 'body', 'code', 'data', 'source', 'new_source', 'edits'])
+/** Payload values at most this long (and {@link SHORT_PAYLOAD_LINES} lines) are scanned for items. */
+const SHORT_PAYLOAD_LENGTH = 300
+const SHORT_PAYLOAD_LINES = 5
+/** Argument keys whose values are shell commands or scripts (see {@link commandRanges}). */
+const COMMAND_KEYS = new Set(['command', 'cmd', 'script', 'commands'])
+
+/**
+ * The items of a tool call whose rendering starts at `callStart` of the message text (the call's name, `(`, then the
+ * arguments' JSON): short scalar arguments whole (numbers as `key=value`), the items of short payloads (scanned as text:
+ * a pin, a path, `275 Hz`, `#54BD95`), and the kept parts of commands (see {@link commandRanges}); narrative arguments
+ * and long payloads give none. In the order of the rendering; a text already given is not given again.
+ */
+export function argumentItems(call: ToolCallPart, callStart: number, options: ArgumentOptions): ArgumentItem[] {
+  const items: ArgumentItem[] = []
+  const seen = new Set<string>()
+  const push = (text: string, start: number, end: number) => {
+    if (seen.has(text)) return
+    seen.add(text)
+    items.push({ text, start, end })
+  }
+  const from = callStart + call.name.length + 1
+  if (typeof call.arguments === 'string') {
+    // Rendered as written: offsets are the value's own.
+    stringItems(call.arguments, 'arguments', from, false, options, push)
+    return items
+  }
+  walk(call.arguments === undefined ? null : call.arguments, undefined, from, false, options, push)
+  return items
+}
+
+type Push = (text: string, start: number, end: number) => void
+
+/**
+ * Visits `value`, whose JSON form starts at `at`, under `key` (the nearest object key; `inArray` when it is an array
+ * element), and returns where its JSON form ends. Mirrors `JSON.stringify` on parsed JSON: object members with an
+ * undefined value are left out, and array elements that have none are `null`.
+ */
+function walk(value: unknown, key: string | undefined, at: number, inArray: boolean, options: ArgumentOptions, push: Push): number {
+  if (typeof value === 'string') {
+    const end = at + jsonLength(value)
+    stringItems(value, key ?? 'arguments', at, true, options, push)
+    return end
+  }
+  if (typeof value === 'number') {
+    const literal = JSON.stringify(value)
+    if (Number.isFinite(value) && key !== undefined) {
+      // A member's number is located with its key (`"lines":10`), an element's alone.
+      const keyLength = inArray ? 0 : jsonLength(key) + 1
+      push(`${key}=${value}`, at - keyLength, at + literal.length)
+    }
+    return at + literal.length
+  }
+  if (Array.isArray(value)) {
+    let position = at + 1
+    value.forEach((element, index) => {
+      if (index > 0) position++
+      position = isUnrendered(element) ? position + 4 : walk(element, key, position, true, options, push)
+    })
+    return position + 1
+  }
+  if (value !== null && typeof value === 'object') {
+    let position = at + 1
+    let first = true
+    for (const [member, element] of Object.entries(value)) {
+      if (isUnrendered(element)) continue
+      if (!first) position++
+      first = false
+      position += jsonLength(member) + 1
+      position = walk(element, member, position, false, options, push)
+    }
+    return position + 1
+  }
+  return at + (JSON.stringify(value) ?? 'null').length
+}
+
+/** Values `JSON.stringify` leaves out of objects (and writes as `null` in arrays). */
+function isUnrendered(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol'
+}
+
+/**
+ * The items of the string argument `value` under `key`, whose form starts at `at` (`json`: as a JSON string literal,
+ * quotes included; else as written).
+ */
+function stringItems(value: string, key: string, at: number, json: boolean, options: ArgumentOptions, push: Push): void {
+  const name = key.toLowerCase()
+  if (value.trim() === '' || NARRATIVE_KEYS.has(name)) return
+  const lines = countLines(value, Math.max(options.maxLines, SHORT_PAYLOAD_LINES) + 1)
+  // Offsets of the value's units `[start, end)` in the rendering.
+  const locate = (start: number, end: number): [number, number] => {
+    if (!json) return [at + start, at + end]
+    const from = at + 1 + escapedLength(value, 0, start)
+    return [from, from + escapedLength(value, start, end)]
+  }
+  if (PAYLOAD_KEYS.has(name)) {
+    // A short payload (a one-line edit) can hold a pin, a path, a number with its unit, read as code; a long one is
+    // represented by its target path.
+    if (value.length > SHORT_PAYLOAD_LENGTH || lines > SHORT_PAYLOAD_LINES) return
+    const spans = scanText(value, 0, value.length, 'code', false, new SpanList(16))
+    for (let index = 0; index < spans.length; index++) {
+      const [start, end] = locate(spans.starts[index]!, spans.ends[index]!)
+      push(value.slice(spans.starts[index], spans.ends[index]), start, end)
+    }
+    return
+  }
+  if (COMMAND_KEYS.has(name)) {
+    const ranges = commandRanges(value, options)
+    if (ranges.length === 1 && ranges[0]![0] === 0 && ranges[0]![1] === value.length) {
+      push(value, at, at + (json ? jsonLength(value) : value.length))
+      return
+    }
+    let escapedTo = 0
+    let escapedAt = at + (json ? 1 : 0)
+    for (const [start, end] of ranges) {
+      // Ranges come in order: the escaped length up to each is added on.
+      escapedAt += json ? escapedLength(value, escapedTo, start) : start - escapedTo
+      const length = json ? escapedLength(value, start, end) : end - start
+      push(value.slice(start, end), escapedAt, escapedAt + length)
+      escapedAt += length
+      escapedTo = end
+    }
+    return
+  }
+  if (value.length > options.maxLength || lines > options.maxLines) return
+  push(value, at, at + (json ? jsonLength(value) : value.length))
+}
+
+/** Lines of `value`, counted up to `stopAt`. */
+function countLines(value: string, stopAt: number): number {
+  let lines = 1
+  for (let index = value.indexOf('\n'); index !== -1 && lines < stopAt; index = value.indexOf('\n', index + 1)) lines++
+  return lines
+}
+
+/** Length of `JSON.stringify(value)`. */
+function jsonLength(value: string): number {
+  return escapedLength(value, 0, value.length) + 2
+}
+
+/**
+ * Length of the JSON string escape of `value[start, end)`: `"`, `\` and the short control escapes take 2 units, other
+ * control characters and lone surrogates 6 (`\u001b`), everything else 1.
+ */
+export function escapedLength(value: string, start: number, end: number): number {
+  let length = 0
+  for (let index = start; index < end; index++) {
+    const code = value.charCodeAt(index)
+    if (code >= 0x20 && code !== 34 && code !== 92 && (code < 0xd800 || code > 0xdfff)) length++
+    else if (code === 34 || code === 92 || code === 8 || code === 9 || code === 10 || code === 12 || code === 13) length += 2
+    else if (code < 0x20) length += 6
+    else if (code <= 0xdbff && index + 1 < end && (value.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      length += 2
+      index++
+    } else length += 6
+  }
+  return length
+}
+
+/** Options that take a message (a commit's, a pull request's, a release's), and the quote that opens their value. */
+const MESSAGE_OPTION = /(?:^|\s)(?:-m|--message|--body|--notes|--description)(?:\s+|=)(["'])/g
+/** A heredoc inside a command substitution: `$(cat <<'EOF'`, with its delimiter. */
+const SUBSTITUTED_HEREDOC = /^\$\(cat\s*<<-?\s*(['"]?)([A-Za-z_]\w*)\1[ \t]*\n/
+/** A heredoc's start on a line, with its delimiter. */
+const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_]\w*)\1/
+/** A line whose heredoc is a file's content: `cat` redirected to a file, or `tee`. */
+const WRITES_FILE = /(?:^|[\s;&|(])(?:cat\b[^\n]*?>(?![&>=])|tee\b)/
+
+/**
+ * The parts of a command (or script) argument that are state, as ranges of `value`.
+ *
+ * - A message (the value of `-m`, `--message`, `--body`, `--notes`, `--description`, quoted or a `$(cat <<'EOF' … EOF)`
+ *   heredoc) that spans lines is cut after its first line: it is narrative that the tool shows again (`git log`,
+ *   `gh pr view`), and it made commit commands among the largest items of real sessions. The command up to and with
+ *   that first line is one range, the rest of the command after the message's closing quote another.
+ * - A command that is still long (over `maxLength` units or `maxLines` lines) keeps its first line and every other line
+ *   that carries a setting, path, flag, URL, version or identifier (see {@link carriesState}), each whole (capped at
+ *   `maxLength`); comments, blank lines and narrative (`echo "starting"`) go, and so does the body of a heredoc that
+ *   writes a file (`cat > path << 'EOF'`), which its first line names, as a Write call's path does.
+ * - Anything else is one range, the whole value.
+ */
+export function commandRanges(value: string, options: ArgumentOptions): Array<[number, number]> {
+  const pieces: Array<[number, number]> = []
+  let pieceStart = 0
+  MESSAGE_OPTION.lastIndex = 0
+  for (let match = MESSAGE_OPTION.exec(value); match !== null; match = MESSAGE_OPTION.exec(value)) {
+    const quoteAt = match.index + match[0].length - 1
+    if (quoteAt < pieceStart) continue
+    const message = messageAt(value, quoteAt)
+    if (message === undefined) continue
+    const [firstLineEnd, resume] = message
+    pieces.push([pieceStart, firstLineEnd])
+    pieceStart = resume
+    MESSAGE_OPTION.lastIndex = resume
+  }
+  if (pieces.length === 0) {
+    if (value.length <= options.maxLength && countLines(value, options.maxLines + 1) <= options.maxLines) return [[0, value.length]]
+  }
+  pieces.push([pieceStart, value.length])
+  const ranges: Array<[number, number]> = []
+  for (const [start, end] of pieces) {
+    const long = end - start > options.maxLength || countLines(value.slice(start, end), options.maxLines + 1) > options.maxLines
+    if (long) keptLines(value, start, end, options.maxLength, ranges)
+    else {
+      const trimmed = trimmedRange(value, start, end)
+      if (trimmed !== undefined) ranges.push(trimmed)
+    }
+  }
+  return ranges
+}
+
+/**
+ * For the message whose quote is at `quoteAt`, when it spans lines: where its first non-empty line ends, and where the
+ * command resumes after its closing quote. Undefined for a one-line message or one whose end is not found.
+ */
+function messageAt(value: string, quoteAt: number): [number, number] | undefined {
+  const quote = value.charCodeAt(quoteAt)
+  const contentStart = quoteAt + 1
+  let contentEnd: number
+  let resume: number
+  const heredoc = quote === 34 ? SUBSTITUTED_HEREDOC.exec(value.slice(contentStart, contentStart + 64)) : null
+  let bodyStart = contentStart
+  if (heredoc) {
+    bodyStart = contentStart + heredoc[0].length
+    const delimiter = heredoc[2]!
+    let lineStart = bodyStart
+    contentEnd = -1
+    while (lineStart <= value.length) {
+      const newline = value.indexOf('\n', lineStart)
+      const lineEnd = newline === -1 ? value.length : newline
+      if (value.slice(lineStart, lineEnd).trim() === delimiter) {
+        contentEnd = lineStart
+        break
+      }
+      if (newline === -1) break
+      lineStart = newline + 1
+    }
+    if (contentEnd === -1) return undefined
+    const close = value.indexOf(')', contentEnd + delimiter.length)
+    if (close === -1 || value.charCodeAt(close + 1) !== 34) return undefined
+    resume = close + 2
+  } else {
+    let close = contentStart
+    while (close < value.length && value.charCodeAt(close) !== quote) close += quote === 34 && value.charCodeAt(close) === 92 ? 2 : 1
+    if (close >= value.length) return undefined
+    contentEnd = close
+    resume = close + 1
+  }
+  // The first line with content, and whether any follows it.
+  let lineStart = bodyStart
+  while (lineStart < contentEnd) {
+    const newline = value.indexOf('\n', lineStart)
+    const lineEnd = newline === -1 || newline > contentEnd ? contentEnd : newline
+    if (value.slice(lineStart, lineEnd).trim() !== '') {
+      return value.slice(lineEnd, contentEnd).trim() === '' ? undefined : [trimEnd(value, lineStart, lineEnd), resume]
+    }
+    lineStart = lineEnd + 1
+  }
+  return undefined
+}
+
+/**
+ * Appends the kept lines of the long command `value[start, end)` to `into` (see {@link commandRanges}), each trimmed
+ * and capped at `maxLength`.
+ */
+function keptLines(value: string, start: number, end: number, maxLength: number, into: Array<[number, number]>): void {
+  let first = true
+  // The delimiter of the file-writing heredoc being skipped, if any.
+  let payloadEnd: string | undefined
+  let lineStart = start
+  while (lineStart < end) {
+    const newline = value.indexOf('\n', lineStart)
+    const lineEnd = newline === -1 || newline > end ? end : newline
+    const line = value.slice(lineStart, lineEnd)
+    const range = trimmedRange(value, lineStart, lineEnd)
+    if (payloadEnd !== undefined) {
+      if (line.trim() === payloadEnd) payloadEnd = undefined
+    } else if (range !== undefined) {
+      const keep = first || carriesState(line)
+      if (keep) into.push([range[0], capSpan(value, range[0], range[1], maxLength)])
+      first = false
+      const heredoc = HEREDOC.exec(line)
+      if (heredoc && WRITES_FILE.test(line)) payloadEnd = heredoc[2]
+    }
+    lineStart = lineEnd + 1
+  }
+}
+
+/**
+ * Whether a line of a command carries state: a flag (`--max_steps`, `-p`), or a word some pattern classifies (a path,
+ * URL, version, setting `LR=3e-4`, identifier). A comment (`# …`) carries none.
+ */
+export function carriesState(line: string): boolean {
+  const trimmed = line.trimStart()
+  if (trimmed.startsWith('#') && !trimmed.startsWith('#!')) return false
+  for (const word of wordsOf(line, 0, line.length)) {
+    const code = word.text.charCodeAt(0)
+    if (code === 45 && word.text.length >= 2 && /^--?[A-Za-z]/.test(word.text)) return true
+    if (classifyWord(word.text)) return true
+  }
+  return false
+}
+
+function trimmedRange(value: string, start: number, end: number): [number, number] | undefined {
+  let from = start
+  while (from < end && /\s/.test(value[from]!)) from++
+  const to = trimEnd(value, from, end)
+  return to > from ? [from, to] : undefined
+}
+
+function trimEnd(value: string, start: number, end: number): number {
+  let to = end
+  while (to > start && /\s/.test(value[to - 1]!)) to--
+  return to
+}

@@ -1,0 +1,216 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { FloorEstimatorV1, FloorItem } from '../spec/estimator.js'
+import type { Message, Part } from '../spec/transcript.js'
+import { createTokenizer } from '../tokenize/index.js'
+import { renderMessage } from '../transcript/render.js'
+import { createFullEstimator } from './full.js'
+
+// Regressions of issue 10 ("The state the agent will need"): what `full` missed on real sessions, and what it reported
+// as state that is not. Each test names the class it regresses; the examples are the issue's, or of their shape.
+
+let full: FloorEstimatorV1
+beforeAll(async () => {
+  full = createFullEstimator({ tokenizer: await createTokenizer('o200k_base') })
+})
+
+const user = (text: string): Message => ({ role: 'user', parts: [{ type: 'text', text }] })
+const assistant = (...parts: Part[]): Message => ({ role: 'assistant', parts })
+const said = (text: string): Message => assistant({ type: 'text', text })
+const summary = (text: string): Message => ({ role: 'user', parts: [{ type: 'summary', text, source: 'claude-code' }] })
+const result = (content: string, isError = false): Message => ({ role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', content, isError }] })
+const call = (name: string, args: Record<string, unknown>): Message => assistant({ type: 'tool-call', id: 'c1', name, arguments: args })
+const texts = (items: readonly FloorItem[]) => items.map((item) => item.text)
+const ofKind = (items: readonly FloorItem[], kind: string) => items.filter((item) => item.kind === kind).map((item) => item.text)
+
+describe('issue 10, missed: `--flag value` outside `--flag=value`', () => {
+  it('keeps a long flag with a number, path or identifier-like value, and a short flag with a number, in plain text', () => {
+    const text = 'Start it with --max_steps 3000 --lr 1e-4 and -n 5, then --output_dir ./checkpoints/run1 --sampler first_hitting.'
+    for (const message of [said(text), user(text)]) {
+      expect(texts(full.extract(message, 0))).toEqual(expect.arrayContaining(['--max_steps 3000', '--lr 1e-4', '-n 5', '--output_dir ./checkpoints/run1', '--sampler first_hitting']))
+    }
+  })
+
+  it('does not pair a flag with a prose word', () => {
+    expect(texts(full.extract(said('Pass --verbose when it hangs, or -v only once.'), 0))).toEqual([])
+  })
+})
+
+describe('issue 10, missed: the body of long and heredoc Bash commands', () => {
+  const filler = Array.from({ length: 22 }, (_, index) => `echo "step ${index} of the setup is running now"`).join('\n')
+  const heredoc = `ssh -p 19377 root@10.0.0.7 << 'EOF'\ncd /workspace/diffusion\n# start the run\n${filler}\nexport LR=3e-4\npython train.py --max_steps 3000 \\\n  --batch_size 64\nEOF`
+
+  it('keeps the first line and every line carrying a setting, path, flag, URL, version or identifier, each whole', () => {
+    const items = texts(full.extract(call('Bash', { command: heredoc }), 0))
+    expect(items).toEqual(['ssh -p 19377 root@10.0.0.7 << \'EOF\'', 'cd /workspace/diffusion', 'export LR=3e-4', 'python train.py --max_steps 3000 \\', '--batch_size 64'])
+  })
+
+  it('represents a heredoc that writes a file by its first line, as it does a Write call', () => {
+    const write = `cat > /srv/app/config.py << 'EOF'\n${Array.from({ length: 30 }, (_, index) => `SETTING_${index} = ${index}`).join('\n')}\nEOF`
+    expect(texts(full.extract(call('Bash', { command: write }), 0))).toEqual(["cat > /srv/app/config.py << 'EOF'"])
+  })
+
+  it('cuts the message of `git commit -m` after its first line, keeping the rest of the command', () => {
+    const commit = 'git add src/a.py && git commit -m "feat: add the loader\n\n- Reads the shards lazily\n- Retries three times" && git push origin main'
+    expect(texts(full.extract(call('Bash', { command: commit }), 0))).toEqual(['git add src/a.py && git commit -m "feat: add the loader', '&& git push origin main'])
+    const heredocCommit = "git commit -m \"$(cat <<'EOF'\nperf: chunked CE loss\n\n- Chunked CE loss in MaskedDiffusionLM (\"fast\")\nEOF\n)\""
+    expect(texts(full.extract(call('Bash', { command: heredocCommit }), 0))).toEqual(["git commit -m \"$(cat <<'EOF'\nperf: chunked CE loss"])
+    // A one-line message is kept whole.
+    expect(texts(full.extract(call('Bash', { command: 'git commit -m "fix: typo"' }), 0))).toEqual(['git commit -m "fix: typo"'])
+  })
+
+  it('gives each kept line the offsets of its JSON form in the rendered call', () => {
+    const message = call('Bash', { command: heredoc })
+    const { text } = renderMessage(message)
+    for (const item of full.extract(message, 0)) expect(text.slice(item.start, item.end)).toBe(JSON.stringify(item.text).slice(1, -1))
+  })
+})
+
+describe('issue 10, missed: numbers and hex colours inside edit arguments', () => {
+  it('scans short payloads with the text scanner', () => {
+    const edit = call('Edit', { file_path: '/srv/app/theme.css', old_string: 'color: #fff;', new_string: 'color: #54BD95; /* tone 275 Hz */' })
+    expect(texts(full.extract(edit, 0))).toEqual(['/srv/app/theme.css', '#fff', '#54BD95', '275 Hz'])
+  })
+
+  it('takes hex colours for constants, and issue numbers for nothing', () => {
+    const items = full.extract(said('Use #54BD95 and #fff, see #123 and #1234.'), 0)
+    expect(items.map((item) => [item.kind, item.text])).toEqual([['constant', '#54BD95'], ['constant', '#fff']])
+  })
+})
+
+describe('issue 10, missed: arXiv ids, pins and paths in assistant text', () => {
+  it('takes arXiv ids for identifiers, not numbers', () => {
+    const items = full.extract(said('See arXiv:2403.12345v2 and 2403.12345 for the method.'), 0)
+    expect(items.map((item) => [item.kind, item.text])).toEqual([['identifier', 'arXiv:2403.12345v2'], ['identifier', '2403.12345']])
+  })
+
+  it('finds pins and paths the assistant names (found before this issue too; kept as a guard)', () => {
+    expect(texts(full.extract(said('Add anthropic>=0.40.0 and edit src/app/main.py.'), 0))).toEqual(['anthropic>=0.40.0', 'src/app/main.py'])
+  })
+})
+
+describe('issue 10, missed: the detail line after an error, and errors without an exception name', () => {
+  it('keeps the line after `Exit code N`, and an indented line after an error line', () => {
+    expect(texts(full.extract(result('Exit code 1\nSandbox with this name already exists', true), 0))).toEqual(['Exit code 1', 'Sandbox with this name already exists'])
+    expect(texts(full.extract(result('ValueError: bad config\n  expected int for steps, got str\nmore output', false), 0))).toEqual(['ValueError: bad config', 'expected int for steps, got str'])
+  })
+
+  it('takes the message string of a JSON error, never a fragment of its syntax', () => {
+    const mcp = '{"error": {"type": "mcp_tool_error", "message": "POST https://api.github.com/orgs/x/repos: 422 name already exists on this account"}}'
+    expect(texts(full.extract(result(mcp, true), 0))).toEqual(['POST https://api.github.com/orgs/x/repos: 422 name already exists on this account'])
+    expect(texts(full.extract(result('{"status": "error", "message": "Sandbox with this name already exists"}', true), 0))).toEqual(['Sandbox with this name already exists'])
+  })
+})
+
+describe('issue 10, missed: versions with their product', () => {
+  it('keeps a version with the product word before it', () => {
+    const items = full.extract(said('The router runs OpenWrt 23.05-SNAPSHOT, node 20.11.1 and Python 3.11.'), 0)
+    expect(items.map((item) => [item.kind, item.text])).toEqual([['version', 'OpenWrt 23.05-SNAPSHOT'], ['version', 'node 20.11.1'], ['version', 'Python 3.11']])
+  })
+})
+
+describe('issue 10, missed: words longer than 512 units', () => {
+  it('keeps a long URL or path whole', () => {
+    const url = `https://bucket.s3.amazonaws.com/run/model.bin?X-Amz-Signature=${'ab12'.repeat(200)}`
+    const path = `/srv/data/${'shard_0001/'.repeat(50)}part-0.parquet`
+    expect(texts(full.extract(said(`fetch ${url} into ${path} now`), 0))).toEqual([url, path])
+  })
+
+  it('still takes a blob for nothing', () => {
+    const blob = Array.from({ length: 4096 }, (_, index) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'[(index * 37) % 64]).join('')
+    expect(full.extract(user(`key ${blob} end`), 0)).toEqual([])
+  })
+})
+
+describe('issue 10, precision: constraints are directives', () => {
+  it('does not take narrative bullets, past-tense or descriptive negations for constraints', () => {
+    const narrative = [
+      '- **`test_loss_decreases` non-monotonic loss**: Diffusion masking means loss doesn\'t monotonically decrease step-by-step.',
+      '- Fixed the tests that never ran.',
+      '- Clean up the template that was created but never used.',
+      '- A100 pod can\'t restart: No free GPUs on host machine.',
+      '- **Loss plateau**: Loss dropped only 0.13 from step 1500.',
+      '- `configs/a.yaml` — previous training config (read-only)',
+      '- User ran /research to ensure plan.md reflects the latest information.',
+    ].join('\n')
+    for (const message of [user(narrative), summary(narrative)]) expect(ofKind(full.extract(message, 0), 'constraint')).toEqual([])
+  })
+
+  it('takes imperatives and modals directed at the agent', () => {
+    const directives = [
+      '- Never use `print()` for logging.',
+      'Do NOT skip.',
+      'Every phase gate must be a runnable command.',
+      'lets review the code, ensure its the latest.',
+      'We need to make sure we are using the latest research.',
+      'Retry at most 3 times!',
+      'You cannot push to main.',
+      "- **One concern per file.** Don't dump everything in main.py.",
+    ]
+    for (const line of directives) expect(ofKind(full.extract(user(line), 0), 'constraint'), line).toEqual([line])
+  })
+
+  it('does not take a harness banner for a user constraint', () => {
+    const banner = '<local-command-caveat>Caveat: The messages below were generated by the user. DO NOT respond to these messages unless the user explicitly asks you to.</local-command-caveat>'
+    expect(ofKind(full.extract(user(banner), 0), 'constraint')).toEqual([])
+  })
+})
+
+describe('issue 10, precision: regexes', () => {
+  it('takes alternations and sed scripts for regexes, and bracketed words and commands for quoted strings', () => {
+    const items = full.extract(said('Ran grep -E "foo|bar" src/ and sed -i "s/a/b/g" x.txt, then "feat: phase N - [description]", ".[dev]", `outputs["logits"]` and "ls | grep x".'), 0)
+    expect(items.filter((item) => item.kind === 'regex' || item.kind === 'quoted').map((item) => [item.kind, item.text])).toEqual([
+      ['regex', '"foo|bar"'],
+      ['regex', '"s/a/b/g"'],
+      ['quoted', '"feat: phase N - [description]"'],
+      ['quoted', '".[dev]"'],
+      ['quoted', '`outputs["logits"]`'],
+      ['quoted', '"ls | grep x"'],
+    ])
+  })
+})
+
+describe('issue 10, precision: paths', () => {
+  it('does not take prose alternatives and ratios for paths', () => {
+    expect(ofKind(full.extract(said('The daemon/service split uses 19k/200k tokens, and/or input/output, Qwen/LLaMA, model/data/schedule at 1.06s/it.'), 0), 'path')).toEqual([])
+  })
+
+  it('takes what a path needs: an extension, a root, a known directory, a trailing slash or a file-name segment', () => {
+    const paths = ['src/app', 'docs/', './run.sh', '~/x', '/etc/hosts', 'a/b.py', 'checkpoints/finance-qwen3/', 'Qwen/Qwen3-0.6B']
+    expect(ofKind(full.extract(said(paths.join(' and ')), 0), 'path')).toEqual(paths)
+  })
+})
+
+describe('issue 10, precision: versions', () => {
+  it('takes a comparator with a bare integer for a number, and `~` with two parts for an approximation', () => {
+    const items = full.extract(said('Keep >200 requests, it took ~3.5 hours; pin ^2.0, ~1.2.3 and >=3.11.'), 0)
+    expect(items.map((item) => [item.kind, item.text])).toEqual([['number', '>200'], ['version', '^2.0'], ['version', '~1.2.3'], ['version', '>=3.11']])
+  })
+})
+
+describe('issue 10, precision: errors', () => {
+  it('does not take the assistant\'s sentences about an error for errors, but keeps an error it quotes', () => {
+    expect(ofKind(full.extract(said('Exit code 144 means the processes were killed by our pkill commands.'), 0), 'error')).toEqual([])
+    expect(ofKind(full.extract(said('All good — those two failed notifications were the runs we killed.'), 0), 'error')).toEqual([])
+    expect(ofKind(full.extract(said('RuntimeError is only from safetensors saving tied weights.'), 0), 'error')).toEqual([])
+    expect(ofKind(full.extract(said('It fails with:\nValueError: Unrecognized model in ./ckpt'), 0), 'error')).toEqual(['ValueError: Unrecognized model in ./ckpt'])
+  })
+
+  it('does not take grep match lines for errors, even in a failing result', () => {
+    expect(ofKind(full.extract(result('src/a.py:12: raise ValueError("error here")\nsrc/b.py:3:    # error handling', true), 0), 'error')).toEqual([])
+    expect(ofKind(full.extract(result('src/a.py:12: error: Incompatible types in assignment', true), 0), 'error')).toEqual(['error: Incompatible types in assignment'])
+  })
+})
+
+describe('issue 10: tool-call argument offsets', () => {
+  it('gives each argument its own range, also inside arrays', () => {
+    const message = call('Read', { file_path: '/srv/a.py', lines: [10, 20], options: { lines: 30 } })
+    const items = full.extract(message, 0)
+    const { text } = renderMessage(message)
+    expect(items.map((item) => [item.text, text.slice(item.start, item.end)])).toEqual([
+      ['/srv/a.py', '"/srv/a.py"'],
+      ['lines=10', '10'],
+      ['lines=20', '20'],
+      ['lines=30', '"lines":30'],
+    ])
+  })
+})
