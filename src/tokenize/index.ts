@@ -1,7 +1,6 @@
 import { FloorguardError } from '../errors.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import { type CountFunction, createCounter } from './_counter.js'
-import { readBuiltAhead } from './_rank-cache.js'
 import { buildRankTable, type RankTable } from './_rank-table.js'
 
 export type { TokenizerV1 } from '../spec/tokenizer.js'
@@ -36,13 +35,21 @@ function loadRankTable(name: ExactName): Promise<RankTable> {
   let table = rankTables.get(name)
   if (!table) {
     // The table built at install, when it was built from the gpt-tokenizer installed now; else built here.
-    const builtAhead = readBuiltAhead(name)
-    table = builtAhead ? Promise.resolve(builtAhead) : importRankData(name).then(buildRankTable)
+    table = readBuiltAhead(name).then((builtAhead) => builtAhead ?? importRankData(name).then(buildRankTable))
     // A failed load (gpt-tokenizer missing) is retried by the next call.
     table.catch(() => rankTables.delete(name))
     rankTables.set(name, table)
   }
   return table
+}
+
+/** The table written at install (see _rank-cache.ts), loaded lazily: it reads a file, which not every runtime can. */
+async function readBuiltAhead(name: ExactName): Promise<RankTable | undefined> {
+  try {
+    return (await import('./_rank-cache.js')).readBuiltAhead(name)
+  } catch {
+    return undefined
+  }
 }
 
 /** Only gpt-tokenizer's rank data is used, not its encoder (which would build a 200k-entry Map of its own). */
