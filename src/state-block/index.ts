@@ -81,8 +81,17 @@ export function sectionOf(item: Pick<StateItem, 'kind' | 'key'>): StateSection {
   }
 }
 
-/** How much context each line carries: `full` (speaker, message, tool and command), `short` (speaker), `minimal`. */
-export type StateDetail = 'full' | 'short' | 'minimal'
+/**
+ * How much context each line carries: `full` (speaker, message, tool and command), `short` (speaker), `minimal`
+ * (only stale items marked; short current items packed), `flat` (minimal under one `## state` heading, and no
+ * `range`/`tokens` on the opening line: the tightest layout).
+ */
+export type StateDetail = 'full' | 'short' | 'minimal' | 'flat'
+
+/** Heading of the `flat` layout's single section. */
+export const FLAT_SECTION = 'state'
+
+const isTerse = (detail: StateDetail): boolean => detail === 'minimal' || detail === 'flat'
 
 /** Options of {@link renderStateBlock}. */
 export interface RenderStateBlockOptions {
@@ -159,8 +168,8 @@ function field(text: string, width = KEY_WIDTH): string {
 function contextOf(item: StateItem, origin: ItemOrigin | undefined, detail: StateDetail): string[] {
   const fields: string[] = []
   const chained = item.key !== undefined
+  if (isTerse(detail)) return item.status === 'superseded' ? [item.status] : fields
   if (chained || item.status === 'superseded') fields.push(item.status)
-  if (detail === 'minimal') return fields
   if (chained) fields.push(field(item.key!))
   if (origin) {
     fields.push(detail === 'full' ? `${origin.speaker} #${origin.message}` : origin.speaker)
@@ -173,7 +182,7 @@ function contextOf(item: StateItem, origin: ItemOrigin | undefined, detail: Stat
 export function renderStateLine(item: StateItem, origin?: ItemOrigin, detail: StateDetail = 'full'): string {
   const fields = contextOf(item, origin, detail)
   const lines = lineCount(item.text)
-  if (fields.length === 0 && detail === 'minimal' && lines === 1 && isBare(item.text)) return item.text
+  if (fields.length === 0 && isTerse(detail) && lines === 1 && isBare(item.text)) return item.text
   return `${lines === 1 ? '-' : `-${lines}`} [${fields.join('; ')}] ${item.text}`
 }
 
@@ -216,14 +225,15 @@ export function orderStateItems<T extends StateItem>(items: readonly T[]): Array
  */
 export function renderStateBlock(options: RenderStateBlockOptions): string {
   const detail = options.detail ?? 'full'
-  const origins = options.messages && detail !== 'minimal' ? describeOrigins(options.items as unknown as readonly FloorItem[], options.messages, options.offset ?? 0) : undefined
-  const lines = [stateBlockOpening(options.replaced)]
-  for (const { section, items } of orderStateItems(options.items)) {
+  const origins = options.messages && !isTerse(detail) ? describeOrigins(options.items as unknown as readonly FloorItem[], options.messages, options.offset ?? 0) : undefined
+  const lines = [stateBlockOpening(detail === 'flat' ? undefined : options.replaced)]
+  const sections = orderStateItems(options.items)
+  for (const { section, items } of detail === 'flat' ? [{ section: FLAT_SECTION, items: sections.flatMap((group) => group.items) }] : sections) {
     lines.push(`## ${section}`)
     let packed = ''
     const rest: string[] = []
     for (const item of items) {
-      const packable = detail === 'minimal' && item.status === 'current' && item.key === undefined && isBare(item.text) && !hasWhitespace(item.text)
+      const packable = isTerse(detail) && item.status === 'current' && isBare(item.text) && !hasWhitespace(item.text)
       if (!packable) {
         rest.push(renderStateLine(item, origins?.get(item as unknown as FloorItem), detail))
         continue

@@ -66,7 +66,7 @@ describe('state block v2', () => {
     const text = fc.array(fc.oneof(hostile, fc.string({ maxLength: 6 })), { minLength: 1, maxLength: 6 }).map((pieces) => pieces.join(''))
     const spec = fc.record({ kind: fc.constantFrom('path', 'error', 'number', 'version', 'constraint'), text, superseded: fc.boolean(), key: fc.option(fc.constantFrom('pin:a', 'b]; superseded', 'c'), { nil: undefined }) })
     fc.assert(
-      fc.property(fc.uniqueArray(spec, { selector: (s) => s.text, maxLength: 8 }), fc.string({ maxLength: 20 }), fc.constantFrom('full' as const, 'short' as const, 'minimal' as const), (specs, narrative, detail) => {
+      fc.property(fc.uniqueArray(spec, { selector: (s) => s.text, maxLength: 8 }), fc.string({ maxLength: 20 }), fc.constantFrom('full' as const, 'short' as const, 'minimal' as const, 'flat' as const), (specs, narrative, detail) => {
         const items = specs.map((s) => item(s.kind, s.text, s.superseded ? 'superseded' : 'current', s.key))
         const summary = `${renderStateBlock({ items, detail })}\n\n${narrative}`
         const block = parseStateBlock(summary)

@@ -11,8 +11,6 @@ import { flattenMustKeepGroups } from '../spec/summarizer.js'
 
 const tokenizer = await createTokenizer('o200k_base')
 
-/** What a ledger summary of `messages` (at offset 0) says it replaced. */
-const replacedBy = (messages: readonly Message[]) => ({ start: 0, end: messages.length, tokens: messages.reduce((sum, message) => sum + tokenizer.count(renderMessage(message).text), 0) })
 
 testSummarizer({ name: 'ledger', createSummarizer: () => createLedgerSummarizer(), createTokenizer: () => tokenizer, failsBelowFloor: true })
 
@@ -35,25 +33,28 @@ describe('ledger summarizer', () => {
     expect(verifySummary({ summary: result.text, items, slot: 2000, tokenizer }).ok).toBe(true)
   })
 
+  // Narrative after the conformance turns, so the segment costs more than its state block and a gist has room.
+  const padded: Message[] = [...messages, { role: 'assistant', parts: [{ type: 'text', text: Array.from({ length: 40 }, (_, index) => `We went over part ${'abcdefghij'[index % 10]} of the design again and it reads well now.`).join(' ') }] }]
+
   it('fills the rest of the slot with extractive sentences, user turns first', async () => {
-    const request = createSummarizeRequest({ messages, items, slot: 2000, tokenizer })
+    const request = createSummarizeRequest({ messages: padded, items, slot: 2000, tokenizer })
     const result = await createLedgerSummarizer().summarize(request)
     if (result.kind !== 'summary') throw new Error(result.reason)
     const gist = result.text.slice(parseStateBlock(result.text)!.end)
     expect(gist).toContain('user: The limit is exactly 4096 bytes.')
     expect(gist).toContain('assistant: Done.')
     // Extractive: every gist line is `role: ` plus a sentence of the segment.
-    const segmentText = messages.map((message) => message.parts.map((part) => ('text' in part ? part.text : 'content' in part ? part.content : '')).join('\n')).join('\n')
+    const segmentText = padded.map((message) => message.parts.map((part) => ('text' in part ? part.text : 'content' in part ? part.content : '')).join('\n')).join('\n')
     for (const line of gist.split('\n').filter((line) => line !== '')) {
       expect(segmentText).toContain(line.slice(line.indexOf(': ') + 2).replace(/ \[…\]$/, ''))
     }
   })
 
   it('with a tight slot keeps the user turn over the tool output', async () => {
-    const block = (await createLedgerSummarizer({ gist: false }).summarize(createSummarizeRequest({ messages, items, slot: 2000, tokenizer })))
+    const block = (await createLedgerSummarizer({ gist: false }).summarize(createSummarizeRequest({ messages: padded, items, slot: 2000, tokenizer })))
     if (block.kind !== 'summary') throw new Error('no block')
     const slot = tokenizer.count(block.text) + 30
-    const result = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages, items, slot, tokenizer }))
+    const result = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages: padded, items, slot, tokenizer }))
     if (result.kind !== 'summary') throw new Error(result.reason)
     expect(tokenizer.count(result.text)).toBeLessThanOrEqual(slot)
     expect(result.text).toContain('user: ')
@@ -84,7 +85,7 @@ describe('ledger summarizer', () => {
         const items = mustKeepItems(segment, picked.map((w, index) => ({ kind: index % 2 ? 'identifier' : 'number', text: w, status: index % 4 === 3 ? 'superseded' : 'current' })), tokenizer)
         const result = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages: segment, items, slot, tokenizer }))
         const groups = createSummarizeRequest({ messages: segment, items, slot, tokenizer }).groups
-        const smallest = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(groups), detail: 'minimal', replaced: replacedBy(segment) }))
+        const smallest = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(groups), detail: 'flat' }))
         if (smallest > slot) return result.kind === 'failure' && !result.retryable
         return result.kind === 'summary' && verifySummary({ summary: result.text, items, slot, tokenizer }).ok
       }),
@@ -121,6 +122,17 @@ describe('ledger gist: long user turns', () => {
   })
 })
 
+describe('ledger gist: never past what it replaces', () => {
+  it('stops filling below the tokens of the segment it replaces, however large the slot (regression: 463 tokens for a 270-token range)', async () => {
+    const messages: Message[] = [...conformanceMessages(), { role: 'assistant', parts: [{ type: 'text', text: 'We went over the design again and it reads well now. '.repeat(60) }] }]
+    const items = conformanceItems(conformanceMessages(), tokenizer)
+    const replaced = messages.reduce((sum, message) => sum + tokenizer.count(renderMessage(message).text), 0)
+    const result = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages, items, slot: replaced * 4, tokenizer }))
+    if (result.kind !== 'summary') throw new Error(result.reason)
+    expect(tokenizer.count(result.text)).toBeLessThan(replaced)
+  })
+})
+
 describe('splitSentences', () => {
   it('splits at line breaks and sentence ends, keeping decimals and paths whole', () => {
     expect(splitSentences('Use v1.2.3 now. Is src/a.ts ok?\nYes!  Done')).toEqual(['Use v1.2.3 now.', 'Is src/a.ts ok?', 'Yes!', 'Done'])
@@ -143,7 +155,7 @@ describe('ledger layouts', () => {
       expect(result.text.slice(0, parseStateBlock(result.text)!.end)).toMatch(expected)
       expect(verifySummary({ summary: result.text, items, slot, tokenizer }).ok).toBe(true)
     }
-    const minimal = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(createSummarizeRequest({ messages, items, slot: 1, tokenizer }).groups), detail: 'minimal', replaced: replacedBy(messages) }))
+    const minimal = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(createSummarizeRequest({ messages, items, slot: 1, tokenizer }).groups), detail: 'flat' }))
     const tight = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages, items, slot: minimal, tokenizer }))
     if (tight.kind !== 'summary') throw new Error(tight.reason)
     expect(tight.text).toMatch(/\n\* /)

@@ -36,7 +36,7 @@ const DECISION_CUE = /\b(?:decid|chose|choos|pin|revert|switch|instead|fix|resol
  * it, in the order a model needs them) + extractive gist ≤ slot.
  *
  * Offline and deterministic. When the block with full context exceeds the slot it drops context (`short`, then the
- * `minimal` layout that packs short items); when even that exceeds the slot it fails (never truncates), so the
+ * `minimal` layout that packs short items, then `flat` under one heading); when even that exceeds the slot it fails (never truncates), so the
  * orchestrator refuses instead of emitting a summary without state.
  */
 export function createLedgerSummarizer(options: LedgerSummarizerOptions = {}): SummarizerV1 {
@@ -52,7 +52,7 @@ export function createLedgerSummarizer(options: LedgerSummarizerOptions = {}): S
 }
 
 /** Layouts tried in turn: the first whose block fits the slot is used. */
-const DETAILS: readonly StateDetail[] = ['full', 'short', 'minimal']
+const DETAILS: readonly StateDetail[] = ['full', 'short', 'minimal', 'flat']
 
 function ledgerSummary(request: SummarizeRequest, gist: boolean, maxSentenceLength: number): SummarizeResult {
   const { tokenizer, slot } = request
@@ -77,9 +77,11 @@ function ledgerSummary(request: SummarizeRequest, gist: boolean, maxSentenceLeng
   }
   if (!gist) return { kind: 'summary', text: block }
   const separator = '\n\n'
-  const room = slot - blockTokens - tokenizer.count(separator)
+  // The gist fills the slot, but never past what the summary replaces: a summary must cost less than its segment.
+  const limit = Math.max(blockTokens, Math.min(slot, replacedTokens - 1))
+  const room = limit - blockTokens - tokenizer.count(separator)
   const chosen = chooseGist(request.messages, tokenizer, room, maxSentenceLength)
-  return { kind: 'summary', text: fitGist(block, separator, chosen, tokenizer, slot) }
+  return { kind: 'summary', text: fitGist(block, separator, chosen, tokenizer, limit) }
 }
 
 /** Picks candidates by score within `room` tokens (summed per line; the exact total is checked by {@link fitGist}). */
