@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { agentText, prng } from './_text.js'
 
@@ -15,7 +15,8 @@ const root = process.env.FLOORGUARD_ROOT ?? join(dirname(fileURLToPath(import.me
 const bin = join(root, 'bin', 'floorguard.js')
 // What `floorguard hooks install` and the plugin run: the hook command without the rest of the CLI.
 const launcher = join(root, 'hooks', 'floorguard-hook.mjs')
-if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
+function assertBuilt() {
+  if (existsSync(join(root, 'dist', 'cli', 'main.js'))) return
   console.error('bench: dist/ is missing; run `npm run build` first')
   process.exit(1)
 }
@@ -112,42 +113,46 @@ async function waitForLedger(dir, session, createdAfter) {
   throw new Error('the detached build never finished')
 }
 
-const mb = Number(process.argv[2] ?? 2)
-const runs = 10
-const work = mkdtempSync(join(tmpdir(), 'floorguard-hook-bench-'))
-try {
-  const log = join(work, 'session.jsonl')
-  writeFileSync(log, claudeNativeLog(mb * 1024 * 1024))
-  const state = join(work, 'state')
-  const session = 'bench-session'
-  const common = { session_id: session, transcript_path: log, cwd: work, permission_mode: 'default' }
-  const rows = {}
-  const pre = []
-  const sync = []
-  const start = []
-  const post = []
-  const idle = []
-  const viaBin = []
-  for (let index = 0; index < runs; index++) {
-    idle.push(run([], undefined, {}, ['-e', '0']))
-    const createdAfter = new Date().toISOString()
-    viaBin.push(run([], { ...common, hook_event_name: 'SessionStart', source: 'compact' }, {}, [bin, 'hook', 'claude-code', 'SessionStart', '--state-dir', state]))
-    pre.push(run(['claude-code', 'PreCompact', '--state-dir', state], { ...common, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null }))
-    await waitForLedger(state, session, createdAfter)
-    sync.push(run(['claude-code', 'PreCompact', '--state-dir', state, '--sync'], { ...common, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null }))
-    start.push(run(['claude-code', 'SessionStart', '--state-dir', state], { ...common, hook_event_name: 'SessionStart', source: 'compact' }))
-    post.push(run(['claude-code', 'PostCompact', '--state-dir', state], { ...common, hook_event_name: 'PostCompact', trigger: 'auto', compact_summary: agentText(15000, index) }))
+// Run only as a script (importing this module gives claudeNativeLog without running the bench).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  assertBuilt()
+  const mb = Number(process.argv[2] ?? 2)
+  const runs = 10
+  const work = mkdtempSync(join(tmpdir(), 'floorguard-hook-bench-'))
+  try {
+    const log = join(work, 'session.jsonl')
+    writeFileSync(log, claudeNativeLog(mb * 1024 * 1024))
+    const state = join(work, 'state')
+    const session = 'bench-session'
+    const common = { session_id: session, transcript_path: log, cwd: work, permission_mode: 'default' }
+    const rows = {}
+    const pre = []
+    const sync = []
+    const start = []
+    const post = []
+    const idle = []
+    const viaBin = []
+    for (let index = 0; index < runs; index++) {
+      idle.push(run([], undefined, {}, ['-e', '0']))
+      const createdAfter = new Date().toISOString()
+      viaBin.push(run([], { ...common, hook_event_name: 'SessionStart', source: 'compact' }, {}, [bin, 'hook', 'claude-code', 'SessionStart', '--state-dir', state]))
+      pre.push(run(['claude-code', 'PreCompact', '--state-dir', state], { ...common, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null }))
+      await waitForLedger(state, session, createdAfter)
+      sync.push(run(['claude-code', 'PreCompact', '--state-dir', state, '--sync'], { ...common, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null }))
+      start.push(run(['claude-code', 'SessionStart', '--state-dir', state], { ...common, hook_event_name: 'SessionStart', source: 'compact' }))
+      post.push(run(['claude-code', 'PostCompact', '--state-dir', state], { ...common, hook_event_name: 'PostCompact', trigger: 'auto', compact_summary: agentText(15000, index) }))
+    }
+    rows['node -e 0 (this machine, now)'] = stats(idle)
+    rows['PreCompact (answer; build detached)'] = stats(pre)
+    rows['SessionStart through bin/floorguard.js (whole CLI loaded)'] = stats(viaBin)
+    rows['PreCompact --sync (build in-process)'] = stats(sync)
+    rows['SessionStart compact'] = stats(start)
+    rows['PostCompact'] = stats(post)
+    const ledger = JSON.parse(readFileSync(join(state, 'sessions', 'claude-code', session, 'ledger.json'), 'utf8'))
+    const shown = JSON.parse(readFileSync(join(state, 'sessions', 'claude-code', session, 'state.json'), 'utf8')).injection.shown
+    console.log(`floorguard hook on a ${(readFileSync(log).length / 1024 / 1024).toFixed(2)} MB native Claude Code log (${ledger.messages} messages, region ${ledger.range.join('-')}, ${ledger.items.length} items, ${shown} shown), ${runs} runs, node ${process.version}:`)
+    console.table(rows)
+  } finally {
+    rmSync(work, { recursive: true, force: true })
   }
-  rows['node -e 0 (this machine, now)'] = stats(idle)
-  rows['PreCompact (answer; build detached)'] = stats(pre)
-  rows['SessionStart through bin/floorguard.js (whole CLI loaded)'] = stats(viaBin)
-  rows['PreCompact --sync (build in-process)'] = stats(sync)
-  rows['SessionStart compact'] = stats(start)
-  rows['PostCompact'] = stats(post)
-  const ledger = JSON.parse(readFileSync(join(state, 'sessions', 'claude-code', session, 'ledger.json'), 'utf8'))
-  const shown = JSON.parse(readFileSync(join(state, 'sessions', 'claude-code', session, 'state.json'), 'utf8')).injection.shown
-  console.log(`floorguard hook on a ${(readFileSync(log).length / 1024 / 1024).toFixed(2)} MB native Claude Code log (${ledger.messages} messages, region ${ledger.range.join('-')}, ${ledger.items.length} items, ${shown} shown), ${runs} runs, node ${process.version}:`)
-  console.table(rows)
-} finally {
-  rmSync(work, { recursive: true, force: true })
 }

@@ -173,7 +173,7 @@ interface BuiltLedger {
 
 async function readMessages(host: HookHostV1, job: LedgerJob): Promise<{ messages: Message[]; from: number; skipped: number }> {
   const from = Math.max(0, job.bytes - job.options.maxBytes)
-  const { fromLineBoundary, readGeminiSession } = await import('../../hooks/index.js')
+  const [{ fromLineBoundary }, { readGeminiSession }] = await Promise.all([import('../../hooks/region.js'), import('../../hooks/gemini-session.js')])
   const text = fromLineBoundary(await readRange(job.transcript, from, job.bytes), from > 0)
   if (host.transcriptFormat === 'gemini-session') {
     const session = readGeminiSession(text)
@@ -328,7 +328,7 @@ async function before(ctx: Context): Promise<HookOutcome> {
     }
   }
   if (instruct) {
-    const { renderKeepInstructions } = await import('../../hooks/index.js')
+    const { renderKeepInstructions } = await import('../../hooks/inject.js')
     const text = renderKeepInstructions({ items: built.items, messages: built.messages, cap: settings.cap })
     return text === '' ? { kind: 'none' } : { kind: 'instructions', text }
   }
@@ -400,7 +400,7 @@ async function summaryFromLog(ctx: Context, ledger: StoredLedger, state: LedgerS
   }
   const job: LedgerJob = { ...jobOf(ledger), transcript: path, bytes, options: { ...jobOf(ledger).options, maxBytes: ctx.settings.maxBytes } }
   const { messages } = await readMessages(ctx.host, job)
-  const { latestSummary } = await import('../../hooks/index.js')
+  const { latestSummary } = await import('../../hooks/region.js')
   const found = latestSummary(messages)
   if (!found || hashText(found.text) === state.boundarySummary) return { text: undefined, note: 'the session log holds no summary of this compaction' }
   const { ENCRYPTED_COMPACTION } = await import('../../transcript/index.js')
@@ -424,7 +424,8 @@ function jobOf(ledger: StoredLedger): LedgerJob {
 
 /** Counts what the summary kept, appends the audit record and returns the user's line. */
 async function verifyAndAudit(ctx: Context, ledger: StoredLedger, state: LedgerState, summary: SummaryFound): Promise<string> {
-  const { buildAuditRecord, countKept, describeVerification } = await import('../../hooks/index.js')
+  // The audit module alone: an after-hook must not load the planner.
+  const { buildAuditRecord, countKept, describeVerification } = await import('../../hooks/audit.js')
   const count = summary.text === undefined ? undefined : countKept(ledger.items, summary.text)
   const record = buildAuditRecord({
     payload: ctx.payload,
