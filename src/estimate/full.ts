@@ -2,6 +2,7 @@ import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimat
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Role } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
+import { entryKind, parseStateBlock } from '../state-block/index.js'
 import { argumentItems } from './extractors/arguments.js'
 import { sameUnits } from './extractors/_scan.js'
 import { scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
@@ -93,6 +94,19 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
         continue
       }
       const mode = part.type === 'tool-result' ? 'tool' : part.type === 'summary' ? 'summary' : modeOf(message.role)
+      // An earlier summary's state block is carried forward entry by entry, verbatim; only the text around it is scanned.
+      const block = part.type !== 'tool-result' && part.text.includes('<floorguard-state v=') ? parseStateBlock(part.text) : undefined
+      if (block) {
+        for (const entry of block.entries) {
+          if (entry.text === '' || argumentTexts.has(entry.text)) continue
+          argumentTexts.add(entry.text)
+          const start = span.start + entry.start
+          items.push({ kind: entryKind(entry), text: entry.text, tokens: tokenizer.count(entry.text), message: messageIndex, start, end: start + entry.text.length })
+        }
+        if (block.start > 0) scanText(rendered.text, span.start, span.start + block.start, mode, false, spans)
+        if (span.start + block.end < span.end) scanText(rendered.text, span.start + block.end, span.end, mode, false, spans)
+        continue
+      }
       scanText(rendered.text, span.start, span.end, mode, part.type === 'tool-result' && part.isError, spans)
     }
     // Repeats inside one message add nothing to any segment's floor: keep the first occurrence of each text. Spans

@@ -1,7 +1,9 @@
 import { FloorguardError } from '../errors.js'
 import type { FloorEstimate, FloorItem } from '../spec/estimator.js'
 import type { ToolPair } from '../spec/transcript.js'
-import { messageTokens, pairToolCalls } from '../transcript/render.js'
+import { messageTokens, pairToolCalls, renderMessage } from '../transcript/render.js'
+import { entryKey, parseStateBlock } from '../state-block/index.js'
+import type { Message } from '../spec/transcript.js'
 import { fewestParts, fewestTokens, type Partition, type PartitionProblem } from './_partition.js'
 import { CompactionFloorError } from './compaction-floor-error.js'
 import { createErrorFixLinker, startsUserTurn } from './error-fix.js'
@@ -50,6 +52,8 @@ interface Context {
   readonly stateByMessage: ReadonlyMap<number, readonly StateValue[]>
   /** Messages holding a failure a later success of the same tool key resolved, with that key. */
   readonly resolvedErrors: ReadonlyMap<number, string>
+  /** Entries an earlier summary's state block marks superseded, by message: they stay superseded when carried forward. */
+  readonly carriedStale: ReadonlyMap<number, ReadonlyArray<{ readonly start: number; readonly end: number; readonly key: string }>>
   /** How the estimator rounds its margin (`ceil` unless its whole-segment estimate shows `floor`). */
   readonly marginRounding: 'ceil' | 'floor'
   readonly estimates: Map<string, FloorEstimate>
@@ -108,8 +112,35 @@ function markItems(context: Context, items: readonly FloorItem[]): MustKeepItem[
     if (state) return { ...item, status: state.status, key: state.key }
     const resolved = item.kind === 'error' ? context.resolvedErrors.get(item.message) : undefined
     if (resolved !== undefined) return { ...item, status: 'superseded', key: `error:${resolved}` }
+    const carried = context.carriedStale.get(item.message)?.find((entry) => entry.start < item.end && item.start < entry.end)
+    if (carried) return { ...item, status: 'superseded', key: carried.key }
     return { ...item, status: 'current' }
   })
+}
+
+/**
+ * The stale entries of earlier summaries' state blocks, by transcript message index, with their offsets in the
+ * message's rendered text: a value a summary carried as superseded stays superseded in the next one.
+ */
+function findCarriedStale(messages: readonly Message[], offset: number): Map<number, Array<{ start: number; end: number; key: string }>> {
+  const found = new Map<number, Array<{ start: number; end: number; key: string }>>()
+  messages.forEach((message, index) => {
+    const rendered = renderMessage(message)
+    for (const span of rendered.spans) {
+      const part = message.parts[span.part]!
+      if ((part.type !== 'summary' && part.type !== 'text') || !part.text.includes('<floorguard-state v=')) continue
+      const block = parseStateBlock(part.text)
+      if (!block) continue
+      for (const entry of block.entries) {
+        if (entry.status !== 'superseded') continue
+        let list = found.get(offset + index)
+        if (!list) found.set(offset + index, (list = []))
+        const start = span.start + entry.start
+        list.push({ start, end: start + entry.text.length, key: entryKey(entry) ?? `carried:${entry.text}` })
+      }
+    }
+  })
+  return found
 }
 
 function stateIn(context: Context, from: number, to: number): StateValue[] {
@@ -276,6 +307,7 @@ function buildContext(segment: PlanSegment, options: PlanOptions): Context {
     state,
     stateByMessage,
     resolvedErrors,
+    carriedStale: findCarriedStale(messages, offset),
     marginRounding: 'ceil',
     estimates: new Map(),
   }
