@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -72,8 +73,10 @@ const MAX_PAYLOAD_BYTES = 32 * 1024 * 1024
 /** How long standard input may stay open without ending. */
 const STDIN_TIMEOUT_MS = 10_000
 
-/** The binary a detached build runs (`bin/floorguard.js`, next to `dist/` and `src/`). */
+/** The binary a detached job runs (`bin/floorguard.js`, next to `dist/` and `src/`). */
 const BIN = fileURLToPath(new URL('../../../bin/floorguard.js', import.meta.url))
+/** The launcher that loads the hook command alone, preferred when this installation ships it. */
+const LAUNCHER = fileURLToPath(new URL('../../../hooks/floorguard-hook.mjs', import.meta.url))
 
 interface HookSettings {
   readonly root: string
@@ -258,7 +261,8 @@ async function runJob(host: HookHostV1, jobPath: string, root: string): Promise<
 
 /** Starts `floorguard hook HOST EVENT --job FILE --state-dir ROOT` detached: it outlives the hook, which answers now. */
 function spawnDetached(args: readonly string[], env: NodeJS.ProcessEnv): { on(event: 'error', listener: (error: Error) => void): unknown } {
-  const child = spawn(process.execPath, [BIN, ...args], { detached: true, stdio: 'ignore', windowsHide: true, env: { ...process.env, ...env } })
+  const entry = existsSync(LAUNCHER) ? LAUNCHER : BIN
+  const child = spawn(process.execPath, [entry, ...args], { detached: true, stdio: 'ignore', windowsHide: true, env: { ...process.env, ...env } })
   child.unref()
   return child
 }
