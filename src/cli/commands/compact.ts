@@ -1,12 +1,13 @@
 import { readFile, realpath } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { resolveRange } from '../../check/index.js'
-import { compactTranscript, createSummaryMessage, type CompactResult } from '../../compact/compact.js'
+import { compactTranscript, type CompactResult } from '../../compact/compact.js'
 import { compactJson, renderCompactReport } from '../../report/compact.js'
 import { InvalidInputError } from '../../errors.js'
+import type { TokenizerV1 } from '../../spec/tokenizer.js'
 import type { Transcript } from '../../spec/transcript.js'
 import { createSummarizer } from '../../summarize/index.js'
-import { appendMessages, getFormat, readTranscript, sourceFromString, writeTranscript } from '../../transcript/index.js'
+import { getFormat, readTranscript, sourceFromString, writeCompacted } from '../../transcript/index.js'
 import { MAX_TIMEOUT_MS, parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
 import { abortableSummarizer } from '../_interrupt.js'
 import { resolveOutput, writeOutput, type OutputTarget } from '../_output.js'
@@ -71,41 +72,12 @@ async function readInput(file: string | undefined, io: CliIo): Promise<{ bytes: 
   }
 }
 
-/** Byte offset where each 1-based line starts (`starts[line - 1]`), plus the length as a sentinel. */
-function lineStarts(bytes: Buffer): number[] {
-  const starts = [0]
-  for (let index = bytes.indexOf(0x0a); index !== -1; index = bytes.indexOf(0x0a, index + 1)) starts.push(index + 1)
-  if (starts[starts.length - 1] !== bytes.length) starts.push(bytes.length)
-  return starts
-}
-
 /**
- * Serializes the compacted transcript in the input's format: `write` for documents; for logs, the input's bytes
- * before each range, the format's `append` record(s) for its summary, and the bytes after it.
+ * Serializes the compacted transcript in the input's format (`writeCompacted`): documents through their writer; logs
+ * spliced, every line outside the ranges byte for byte, each range's summary as the format's own records.
  */
-export function serializeCompacted(input: Buffer, original: Transcript, result: CompactResult): Buffer {
-  const format = getFormat(original.format)
-  if (format.write) return Buffer.from(writeTranscript(result.transcript!), 'utf8')
-  if (!format.append) throw new InvalidInputError(`format ${original.format} has no writer, so a compacted copy cannot be written; convert it to openai or anthropic first`, { file: '<output>' })
-  const starts = lineStarts(input)
-  const pieces: Buffer[] = []
-  let cursor = 0
-  for (const summary of [...result.summaries].sort((a, b) => a.range[0] - b.range[0])) {
-    const first = original.messages[summary.range[0]]?.provenance
-    const last = original.messages[summary.range[1] - 1]?.provenance
-    if (first?.line === undefined || last?.line === undefined) {
-      throw new InvalidInputError(`format ${original.format} did not record line numbers for messages ${summary.range[0]}:${summary.range[1]}; cannot splice the log`, { file: '<output>' })
-    }
-    const from = starts[first.line - 1] ?? input.length
-    const to = starts[last.endLine ?? last.line] ?? input.length
-    pieces.push(input.subarray(cursor, from))
-    // A last line without a terminator must not run into the summary record.
-    if (from > 0 && input[from - 1] !== 0x0a) pieces.push(Buffer.from('\n'))
-    pieces.push(Buffer.from(appendMessages({ format: original.format, messages: [createSummaryMessage(summary.text)] }), 'utf8'))
-    cursor = to
-  }
-  pieces.push(input.subarray(cursor))
-  return Buffer.concat(pieces)
+export function serializeCompacted(input: Buffer, original: Transcript, result: CompactResult, tokenizer?: TokenizerV1): Buffer {
+  return writeCompacted({ input, transcript: original, compacted: result.transcript!, summaries: result.summaries, ...(tokenizer ? { tokenizer } : {}) })
 }
 
 async function samePath(a: string, b: string): Promise<boolean> {
@@ -173,7 +145,7 @@ export const compactCommand: CliCommand = {
       const target: OutputTarget | undefined = output ?? (values.json ? undefined : { kind: 'stdout', display: '<stdout>' })
       if (target) {
         // The report names the output only once the write has succeeded.
-        await writeOutput(target, serializeCompacted(input.bytes, transcript, result), io)
+        await writeOutput(target, serializeCompacted(input.bytes, transcript, result, tokenizer), io)
         written = target.display
       }
     }
