@@ -29,7 +29,12 @@ export interface ArgumentOptions {
 /** Argument keys whose values are narrative about the call, not state. */
 const NARRATIVE_KEYS = new Set(['description', 'explanation', 'thought', 'thoughts', 'reasoning', 'reason', 'justification', 'summary', 'title'])
 /** Argument keys whose values are payloads (file contents, patches): the target path stands for them. */
-const PAYLOAD_KEYS = new Set(['content', 'contents', 'prompt', 'new_string', 'old_string', 'new_str', 'old_str', 'file_text', 'text', 'patch', 'diff', 'body', 'code', 'data', 'source', 'new_source', 'edits'])
+const PAYLOAD_KEYS = new Set(['content', 'contents', 'new_string', 'old_string', 'new_str', 'old_str', 'file_text', 'text', 'patch', 'diff', 'body', 'code', 'data', 'source', 'new_source', 'edits'])
+/**
+ * Argument keys whose values are instructions to another agent (a sub-agent's task): prose the assistant wrote, so
+ * they are scanned whole as assistant text (paths, URLs, settings, ids), however long.
+ */
+const INSTRUCTION_KEYS = new Set(['prompt', 'instructions', 'task'])
 /** Payload values at most this long (and {@link SHORT_PAYLOAD_LINES} lines) are scanned for items. */
 const SHORT_PAYLOAD_LENGTH = 300
 const SHORT_PAYLOAD_LINES = 5
@@ -123,6 +128,14 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     if (!json) return [at + start, at + end]
     const from = at + 1 + escapedLength(value, 0, start)
     return [from, from + escapedLength(value, start, end)]
+  }
+  if (INSTRUCTION_KEYS.has(name)) {
+    const spans = scanText(value, 0, value.length, 'assistant', false, new SpanList(16))
+    for (let index = 0; index < spans.length; index++) {
+      const [start, end] = locate(spans.starts[index]!, spans.ends[index]!)
+      push(value.slice(spans.starts[index], spans.ends[index]), start, end)
+    }
+    return
   }
   if (PAYLOAD_KEYS.has(name)) {
     // A short payload (a one-line edit) can hold a pin, a path, a number with its unit, read as code; a long one is
