@@ -2,19 +2,39 @@ import { readFileSync } from 'node:fs'
 import { FloorguardError } from '../errors.js'
 import { OutputWriteError, type CliCommand, type CliIo } from './_command.js'
 import { installInterrupts } from './_interrupt.js'
-import { checkCommand } from './commands/check.js'
-import { compactCommand } from './commands/compact.js'
-import { hookCommand } from './commands/hook.js'
-import { hooksCommand } from './commands/hooks.js'
-import { planCommand } from './commands/plan.js'
 
-/** The CLI's subcommands by name. */
-export const COMMANDS: Record<string, CliCommand> = {
-  check: checkCommand,
-  plan: planCommand,
-  compact: compactCommand,
-  hook: hookCommand,
-  hooks: hooksCommand,
+/** A subcommand as `floorguard --help` lists it; its module is imported only when the command runs (or shows its usage). */
+export interface CommandEntry {
+  /** One line for `floorguard --help`: the command's own `summary`. */
+  readonly summary: string
+  readonly load: () => Promise<CliCommand>
+}
+
+/**
+ * The CLI's subcommands by name, each loaded on demand: a run pays for its own command's modules only (`check` does
+ * not load the hook's, the summarizers' or the writers'), which is most of a small run's start-up.
+ */
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  check: {
+    summary: "estimate a segment's floor and decide: compact, split or refuse",
+    load: async () => (await import('./commands/check.js')).checkCommand,
+  },
+  plan: {
+    summary: 'plan a compaction: compact, split into parts that fit, or refuse with options',
+    load: async () => (await import('./commands/plan.js')).planCommand,
+  },
+  compact: {
+    summary: 'compact a range into verified summaries (or refuse), and write the new transcript',
+    load: async () => (await import('./commands/compact.js')).compactCommand,
+  },
+  hook: {
+    summary: "run as Claude Code's, Codex's or Gemini CLI's compaction hook (JSON on stdin)",
+    load: async () => (await import('./commands/hook.js')).hookCommand,
+  },
+  hooks: {
+    summary: "install or uninstall floorguard's compaction hooks in Claude Code, Codex or Gemini CLI",
+    load: async () => (await import('./commands/hooks.js')).hooksCommand,
+  },
 }
 
 /**
@@ -32,7 +52,7 @@ function version(): string {
 
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length))
-  const lines = Object.values(COMMANDS).map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`)
+  const lines = Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`)
   return `usage: floorguard <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nfloorguard <command> --help shows a command's options. --debug prints stack traces.\n`
 }
 
@@ -79,11 +99,12 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       await io.stdout(`${version()}\n`)
       return EXIT.ok
     }
-    const command = COMMANDS[name]
-    if (!command) {
+    const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
+    if (!entry) {
       io.stderr(`floorguard: unknown command ${JSON.stringify(name)}: expected one of ${Object.keys(COMMANDS).join(', ')}\n`)
       return EXIT.badInput
     }
+    const command = await entry.load()
     if (rest.includes('--help') || rest.includes('-h')) {
       await io.stdout(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`)
       return EXIT.ok
