@@ -128,10 +128,27 @@ export function checkTranscript(transcript: Transcript, options: CheckOptions): 
   const messages: readonly Message[] = transcript.messages.slice(range[0], range[1])
   const floor = options.estimator.estimate(messages, range[0])
   const plan = planCompaction(
-    { messages, offset: range[0], pairs: transcript.pairs, estimator: options.estimator, tokenizer: options.tokenizer },
+    { messages, offset: range[0], pairs: transcript.pairs, estimator: reusingEstimate(options.estimator, messages, range[0], floor), tokenizer: options.tokenizer },
     { ...options.plan, slot },
   )
   return { segment: describeSegment(transcript, range, options.tokenizer), floor, slot, decision: decisionOf(plan), plan }
+}
+
+/**
+ * `estimator`, answering the estimate of exactly `messages` at `offset` (the same messages, the planner slices its
+ * own copy) with `floor`, the one already made: the planner's whole-segment estimate is the check's floor, and an
+ * estimator without a cache (seed) would scan the whole segment again. Estimates are pure, so the answer is the same.
+ */
+function reusingEstimate(estimator: FloorEstimatorV1, messages: readonly Message[], offset: number, floor: FloorEstimate): FloorEstimatorV1 {
+  const same = (others: readonly Message[], at: number) => at === offset && others.length === messages.length && others.every((message, index) => message === messages[index])
+  return {
+    specificationVersion: estimator.specificationVersion,
+    name: estimator.name,
+    tokenizer: estimator.tokenizer,
+    marginRatio: estimator.marginRatio,
+    extract: (message, index) => estimator.extract(message, index),
+    estimate: (others, at = 0) => (same(others, at) ? floor : estimator.estimate(others, at)),
+  }
 }
 
 /** The largest items first (ties in order of appearance), at most `limit`. */

@@ -146,6 +146,27 @@ describe('floorguard check', () => {
   })
 })
 
+describe('a one-message segment (issue 11: no changed-decision scan that the report does not show)', () => {
+  const text = 'We use threshold: 0.8.\nNow threshold: 0.9, with MAX_STEPS=4000 in /srv/app/config.yaml.\n'
+
+  it.each([['5'], ['2000']])('--slot %s: the decision is the one plan (which scans) makes', async (slot) => {
+    const path = file(`one-${slot}.txt`, text)
+    const checked = await runCaptured(['check', path, '--json', '--slot', slot])
+    const planned = await runCaptured(['plan', path, '--json', '--slot', slot])
+    expect(checked.code).toBe(0)
+    const plan = JSON.parse(planned.stdout)
+    expect(plan.plan.state.map((entry: { value: string }) => entry.value)).toEqual(['0.8', '0.9'])
+    expect(JSON.parse(checked.stdout).decision).toMatchObject(plan.decision)
+  })
+
+  it("a refusal's report still shows the changed decisions", async () => {
+    const { code, stdout } = await runCaptured(['check', file('one-text.txt', text), '--slot', '5'])
+    expect(code).toBe(0)
+    expect(stdout).toContain('decision: REFUSE')
+    expect(stdout).toContain('changed decisions (the summary must present the current value as current):\n    var:threshold: 0.8 (#0) → 0.9 (#0, current)\n')
+  })
+})
+
 describe('hostile inputs through check (results, not times)', () => {
   const check = async (text: string, estimator = 'full') => JSON.parse((await runCaptured(['check', file(`h-${estimator}.txt`, text), '--format', 'text', '--json', '--estimator', estimator])).stdout)
 

@@ -366,3 +366,30 @@ describe('planCompaction: misuse throws', () => {
     expect(() => plan([user('x')], { slot: 10, linkers: [linker] })).toThrow('linker "bad" returned range [0, 9)')
   })
 })
+
+describe('planCompaction: changedDecisions', () => {
+  const messages = [user('TOKEN1x700 threshold: 0.8'), assistant(`ok${filler}`), user('TOKEN2x700 threshold: 0.9')]
+
+  test('off, no changed decision is found: no state, no superseded-decision unit', () => {
+    expect(plan(messages, { slot: 1000 }).kind).toBe('refuse')
+    const off = plan(messages, { slot: 1000, changedDecisions: false, budget: 10_000 }) as SplitPlan
+    expect(off.kind).toBe('split')
+    expect(off.state).toEqual([])
+    expect(off.parts.map((part) => part.state)).toEqual([[], []])
+    expect(off.parts.map((part) => part.range)).toEqual((plan(messages, { slot: 1000, linkSuperseded: false, budget: 10_000 }) as SplitPlan).parts.map((part) => part.range))
+  })
+
+  test('on a one-message segment, off changes nothing but the state', () => {
+    const one = [user('TOKEN1x700 threshold: 0.8. Then threshold: 0.9. TOKEN2x700')]
+    for (const slot of [100, 10_000]) {
+      const on = plan(one, { slot, budget: 100_000 })
+      const off = plan(one, { slot, budget: 100_000, changedDecisions: false })
+      expect(on.state.map((entry) => [entry.value, entry.status])).toEqual([
+        ['0.8', 'superseded'],
+        ['0.9', 'current'],
+      ])
+      expect(off.state).toEqual([])
+      expect({ ...off, state: undefined }).toEqual({ ...on, state: undefined })
+    }
+  })
+})

@@ -7,6 +7,7 @@ import type { Message } from '../spec/transcript.js'
 import { fewestParts, fewestTokens, type Partition, type PartitionProblem } from './_partition.js'
 import { CompactionFloorError } from './compaction-floor-error.js'
 import { createErrorFixLinker, startsUserTurn } from './error-fix.js'
+import { addSpan, firstOverlap, type SpanList } from './_span-list.js'
 import { findSupersededState } from './superseded.js'
 import type {
   CausalUnit,
@@ -40,23 +41,28 @@ interface Context {
   readonly offset: number
   readonly n: number
   readonly prefixTokens: Float64Array
-  /** Distinct item ids of message `i` are `ids[idStarts[i] .. idStarts[i + 1])`. */
-  readonly idStarts: Int32Array
-  readonly ids: Int32Array
-  readonly weights: Float64Array
+  /** The messages' items as ids, made on first use (see {@link itemIds}): a plan that never splits never extracts. */
+  readonly itemIds: { value?: ItemIds }
   /** `cutAllowed[c]`: a cut before local message `c` cuts no unit. */
   readonly cutAllowed: Uint8Array
   readonly units: readonly CausalUnit[]
   readonly crossing: readonly CausalUnit[]
   readonly state: readonly StateValue[]
-  readonly stateByMessage: ReadonlyMap<number, readonly StateValue[]>
+  readonly stateByMessage: ReadonlyMap<number, SpanList<StateValue>>
   /** Messages holding a failure a later success of the same tool key resolved, with that key. */
   readonly resolvedErrors: ReadonlyMap<number, string>
   /** Entries an earlier summary's state block marks superseded, by message: they stay superseded when carried forward. */
-  readonly carriedStale: ReadonlyMap<number, ReadonlyArray<{ readonly start: number; readonly end: number; readonly key: string }>>
+  readonly carriedStale: ReadonlyMap<number, SpanList<{ readonly start: number; readonly end: number; readonly key: string }>>
   /** How the estimator rounds its margin (`ceil` unless its whole-segment estimate shows `floor`). */
   readonly marginRounding: 'ceil' | 'floor'
   readonly estimates: Map<string, FloorEstimate>
+}
+
+/** Distinct item ids of message `i` are `ids[idStarts[i] .. idStarts[i + 1])`; `weights[id]` is the item's tokens. */
+interface ItemIds {
+  readonly idStarts: Int32Array
+  readonly ids: Int32Array
+  readonly weights: Float64Array
 }
 
 function fail(message: string): never {
@@ -108,11 +114,11 @@ function partSlot(settings: Settings, floor: number): number {
 
 function markItems(context: Context, items: readonly FloorItem[]): MustKeepItem[] {
   return items.map((item) => {
-    const state = context.stateByMessage.get(item.message)?.find((entry) => entry.start < item.end && item.start < entry.end)
+    const state = firstOverlap(context.stateByMessage.get(item.message), item.start, item.end)
     if (state) return { ...item, status: state.status, key: state.key }
     const resolved = item.kind === 'error' ? context.resolvedErrors.get(item.message) : undefined
     if (resolved !== undefined) return { ...item, status: 'superseded', key: `error:${resolved}` }
-    const carried = context.carriedStale.get(item.message)?.find((entry) => entry.start < item.end && item.start < entry.end)
+    const carried = firstOverlap(context.carriedStale.get(item.message), item.start, item.end)
     if (carried) return { ...item, status: 'superseded', key: carried.key }
     return { ...item, status: 'current' }
   })
@@ -122,8 +128,8 @@ function markItems(context: Context, items: readonly FloorItem[]): MustKeepItem[
  * The stale entries of earlier summaries' state blocks, by transcript message index, with their offsets in the
  * message's rendered text: a value a summary carried as superseded stays superseded in the next one.
  */
-function findCarriedStale(messages: readonly Message[], offset: number): Map<number, Array<{ start: number; end: number; key: string }>> {
-  const found = new Map<number, Array<{ start: number; end: number; key: string }>>()
+function findCarriedStale(messages: readonly Message[], offset: number): Map<number, SpanList<{ start: number; end: number; key: string }>> {
+  const found = new Map<number, SpanList<{ start: number; end: number; key: string }>>()
   messages.forEach((message, index) => {
     const rendered = renderMessage(message)
     for (const span of rendered.spans) {
@@ -133,10 +139,8 @@ function findCarriedStale(messages: readonly Message[], offset: number): Map<num
       if (!block) continue
       for (const entry of block.entries) {
         if (entry.status !== 'superseded') continue
-        let list = found.get(offset + index)
-        if (!list) found.set(offset + index, (list = []))
         const start = span.start + entry.start
-        list.push({ start, end: start + entry.text.length, key: entryKey(entry) ?? `carried:${entry.text}` })
+        addSpan(found, offset + index, { start, end: start + entry.text.length, key: entryKey(entry) ?? `carried:${entry.text}` })
       }
     }
   })
@@ -178,32 +182,14 @@ function buildContext(segment: PlanSegment, options: PlanOptions): Context {
   if (!segment.tokenizer || segment.tokenizer.specificationVersion !== 'v1') fail('segment.tokenizer: expected a TokenizerV1')
   const offset = segment.offset ?? 0
   checkCount(offset, 'segment.offset')
-  const { messages, estimator, tokenizer } = segment
+  const { messages, tokenizer } = segment
   const n = messages.length
   const segmentEnd = offset + n
 
   const prefixTokens = new Float64Array(n + 1)
-  const idStarts = new Int32Array(n + 1)
-  const idList: number[] = []
-  const weightList: number[] = []
-  const idOf = new Map<string, number>()
-  const lastSeen = new Map<number, number>()
   messages.forEach((message, index) => {
     prefixTokens[index + 1] = prefixTokens[index]! + messageTokens(message, tokenizer)
-    idStarts[index] = idList.length
-    for (const item of estimator.extract(message, offset + index)) {
-      let id = idOf.get(item.text)
-      if (id === undefined) {
-        id = weightList.length
-        idOf.set(item.text, id)
-        weightList.push(item.tokens)
-      }
-      if (lastSeen.get(id) === index) continue
-      lastSeen.set(id, index)
-      idList.push(id)
-    }
   })
-  idStarts[n] = idList.length
 
   const pairs = segment.pairs
     ? (checkPairs(segment.pairs), segment.pairs)
@@ -239,16 +225,14 @@ function buildContext(segment: PlanSegment, options: PlanOptions): Context {
     }
   }
 
-  const state = findSupersededState(messages, offset)
-  const stateByMessage = new Map<number, StateValue[]>()
+  const state = options.changedDecisions === false ? [] : findSupersededState(messages, offset)
+  const stateByMessage = new Map<number, SpanList<StateValue>>()
   const previousOfKey = new Map<string, StateValue>()
   const linkSuperseded = options.linkSuperseded ?? true
   const window = options.supersededWindow ?? 50
   checkCount(window, 'options.supersededWindow')
   for (const entry of state) {
-    let list = stateByMessage.get(entry.message)
-    if (!list) stateByMessage.set(entry.message, (list = []))
-    list.push(entry)
+    addSpan(stateByMessage, entry.message, entry)
     // Only values put in force change a decision: a question or a negated mention links nothing.
     if ((entry.effect ?? 'set') !== 'set') continue
     const previous = previousOfKey.get(entry.key)
@@ -298,9 +282,7 @@ function buildContext(segment: PlanSegment, options: PlanOptions): Context {
     offset,
     n,
     prefixTokens,
-    idStarts,
-    ids: Int32Array.from(idList),
-    weights: Float64Array.from(weightList),
+    itemIds: {},
     cutAllowed,
     units,
     crossing,
@@ -311,6 +293,38 @@ function buildContext(segment: PlanSegment, options: PlanOptions): Context {
     marginRounding: 'ceil',
     estimates: new Map(),
   }
+}
+
+/**
+ * The messages' distinct items as ids (one id per distinct text, weighted by its tokens), from `estimator.extract`
+ * on each message: made the first time the margin calibration or a split needs them, then kept.
+ */
+function itemIds(context: Context): ItemIds {
+  if (context.itemIds.value) return context.itemIds.value
+  const { messages, estimator } = context.segment
+  const { n, offset } = context
+  const idStarts = new Int32Array(n + 1)
+  const idList: number[] = []
+  const weightList: number[] = []
+  const idOf = new Map<string, number>()
+  const lastSeen = new Map<number, number>()
+  messages.forEach((message, index) => {
+    idStarts[index] = idList.length
+    for (const item of estimator.extract(message, offset + index)) {
+      let id = idOf.get(item.text)
+      if (id === undefined) {
+        id = weightList.length
+        idOf.set(item.text, id)
+        weightList.push(item.tokens)
+      }
+      if (lastSeen.get(id) === index) continue
+      lastSeen.set(id, index)
+      idList.push(id)
+    }
+  })
+  idStarts[n] = idList.length
+  context.itemIds.value = { idStarts, ids: Int32Array.from(idList), weights: Float64Array.from(weightList) }
+  return context.itemIds.value
 }
 
 /** How many single messages {@link calibrateMargin} may ask the estimator about. */
@@ -331,7 +345,8 @@ function calibrateMargin(context: Context, whole: FloorEstimate): Context {
   }
   let rounding = tells(whole)
   for (let index = 0, probes = 0; rounding === undefined && index < context.n && probes < CALIBRATION_PROBES; index++) {
-    if (context.idStarts[index + 1] === context.idStarts[index]) continue
+    const { idStarts } = itemIds(context)
+    if (idStarts[index + 1] === idStarts[index]) continue
     probes++
     rounding = tells(estimateRange(context, index, index + 1))
   }
@@ -348,26 +363,27 @@ function blockBounds(context: Context, from: number, to: number): number[] {
 
 function buildProblem(context: Context, bounds: readonly number[], settings: Settings): PartitionProblem {
   const blocks = bounds.length - 1
+  const { idStarts, ids, weights } = itemIds(context)
   const itemStarts = new Int32Array(blocks + 1)
-  const itemIds: number[] = []
-  const seen = new Int32Array(context.weights.length).fill(-1)
+  const blockIds: number[] = []
+  const seen = new Int32Array(weights.length).fill(-1)
   for (let b = 0; b < blocks; b++) {
-    itemStarts[b] = itemIds.length
-    for (let k = context.idStarts[bounds[b]!]!; k < context.idStarts[bounds[b + 1]!]!; k++) {
-      const id = context.ids[k]!
+    itemStarts[b] = blockIds.length
+    for (let k = idStarts[bounds[b]!]!; k < idStarts[bounds[b + 1]!]!; k++) {
+      const id = ids[k]!
       if (seen[id] === b) continue
       seen[id] = b
-      itemIds.push(id)
+      blockIds.push(id)
     }
   }
-  itemStarts[blocks] = itemIds.length
+  itemStarts[blocks] = blockIds.length
   const cutPenalty = new Uint8Array(blocks + 1)
   for (let b = 1; b < blocks; b++) cutPenalty[b] = startsUserTurn(context.segment.messages[bounds[b]!]) ? 0 : 1
   return {
     blocks,
     itemStarts,
-    itemIds: Int32Array.from(itemIds),
-    weights: context.weights,
+    itemIds: Int32Array.from(blockIds),
+    weights,
     slot: settings.slot,
     marginRatio: context.segment.estimator.marginRatio,
     marginRounding: context.marginRounding,
@@ -467,7 +483,8 @@ function acceptRisk(whole: FloorEstimate, settings: Settings): RefusalOption {
   return { kind: 'accept-risk', shortfall: Math.max(0, whole.total - settings.slot) }
 }
 
-function toParts(context: Context, bounds: readonly number[], partition: Partition, settings: Settings): { parts: PlanPart[]; misfit?: OffendingUnit } {
+/** The partition's parts; `mark` false leaves their items and state empty (a probe reads only slots and floors). */
+function toParts(context: Context, bounds: readonly number[], partition: Partition, settings: Settings, mark: boolean): { parts: PlanPart[]; misfit?: OffendingUnit } {
   const parts: PlanPart[] = []
   for (let index = 0; index + 1 < partition.cuts.length; index++) {
     const from = bounds[partition.cuts[index]!]!
@@ -479,8 +496,8 @@ function toParts(context: Context, bounds: readonly number[], partition: Partiti
       floor: estimate.total,
       slot: partSlot(settings, estimate.total),
       tokens: tokensOf(context, from, to),
-      items: markItems(context, estimate.items),
-      state: stateIn(context, from, to),
+      items: mark ? markItems(context, estimate.items) : [],
+      state: mark ? stateIn(context, from, to) : [],
     })
   }
   return { parts }
@@ -516,7 +533,11 @@ function noGain(context: Context, from: number, to: number, settings: Settings, 
   return { ...refusal(context, from, to, settings, 'no-gain', [], options), budget: maxSummary }
 }
 
-/** The record's three-way decision for the local range `[from, to)`, whose ends are allowed cuts. */
+/**
+ * The record's three-way decision for the local range `[from, to)`, whose ends are allowed cuts. Without options it
+ * is a probe (a slot search or a range option reads its kind, range, tokens and slots): items are left unmarked and
+ * state ungathered, which would otherwise cost a pass over every item at each step of the search.
+ */
 function decide(context: Context, from: number, to: number, settings: Settings, withOptions: boolean): CompactionPlan {
   const whole = estimateRange(context, from, to)
   const tokens = tokensOf(context, from, to)
@@ -532,8 +553,8 @@ function decide(context: Context, from: number, to: number, settings: Settings, 
       slot,
       tokens,
       guard: 'on',
-      items: markItems(context, whole.items),
-      state: stateIn(context, from, to),
+      items: withOptions ? markItems(context, whole.items) : [],
+      state: withOptions ? stateIn(context, from, to) : [],
       ...(slot < settings.slot ? { requestedSlot: settings.slot } : {}),
     }
   }
@@ -571,7 +592,7 @@ function decide(context: Context, from: number, to: number, settings: Settings, 
   const problem = buildProblem(context, bounds, settings)
   const fewest = fewestParts(problem)
   if (!fewest) return refusal(context, from, to, settings, 'estimator-inconsistent', [], withOptions ? [acceptRisk(whole, settings)] : [])
-  const first = toParts(context, bounds, fewest, settings)
+  const first = toParts(context, bounds, fewest, settings, withOptions)
   if (first.misfit) {
     const slot = withOptions ? smallestWorkingSlot(context, from, to, settings, settings.slot, Math.max(first.misfit.floor, whole.total)) : undefined
     const options: RefusalOption[] = withOptions ? [...(slot === undefined ? [] : [{ kind: 'raise-slot' as const, slot }]), acceptRisk(whole, settings)] : []
@@ -585,11 +606,11 @@ function decide(context: Context, from: number, to: number, settings: Settings, 
   let cheapest = first.parts
   let cheapestCost = firstCost
   let modelIrreducible = 0
-  for (const id of new Set(problem.itemIds)) modelIrreducible += context.weights[id]!
+  for (const id of new Set(problem.itemIds)) modelIrreducible += problem.weights[id]!
   if (modelIrreducible <= maxSummary || withOptions) {
     const fewestToken = fewestTokens(problem)
     if (fewestToken) {
-      const second = toParts(context, bounds, fewestToken, settings)
+      const second = toParts(context, bounds, fewestToken, settings, withOptions)
       if (!second.misfit) {
         const secondCost = second.parts.reduce((sum, part) => sum + part.slot, 0)
         if (secondCost <= maxSummary) return splitPlan(context, from, to, settings, second.parts, 'fewest-tokens')

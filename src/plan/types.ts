@@ -266,6 +266,14 @@ export interface PlanOptions {
    */
   readonly supersededWindow?: number
   /**
+   * Scan the segment for changed decisions: the plan's `state`, `status`/`key` on items from it, and the units
+   * `linkSuperseded` adds. Off, no scan runs: `state` is empty and only errors a later success fixed and an earlier
+   * summary's stale entries are marked superseded. For callers that show none of these (`floorguard check --json`
+   * on a one-message segment, where no change can be linked), the scan being linear but not cheap.
+   * @default true
+   */
+  readonly changedDecisions?: boolean
+  /**
    * The raw transcript is kept elsewhere: the summary is a pointer plus a gist, no floor applies.
    * @default false
    */

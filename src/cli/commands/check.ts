@@ -1,4 +1,5 @@
-import { checkTranscript } from '../../check/index.js'
+import { checkTranscript, resolveRange, type CheckResult } from '../../check/index.js'
+import { findSupersededState } from '../../plan/superseded.js'
 import { describePlan, planDecisionJson } from '../../report/plan.js'
 import { checkJson, renderCheckReport } from '../../report/check.js'
 import { parseCommandArgs, UsageError, type CliCommand } from '../_command.js'
@@ -35,7 +36,14 @@ export const checkCommand: CliCommand = {
     if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`)
     const { slot, range, format, lenient, tokenizer, estimator } = await resolveEstimation(values)
     const { transcript, name } = await loadTranscript(positionals[0], io, { format, lenient, keepSource: false, command: 'check' })
-    const result = checkTranscript(transcript, { estimator, tokenizer, slot, ...(range ? { range } : {}) })
+    // A one-message segment links no changed decision, and its report shows them only as REFUSE's text lines: the
+    // scan for them (a pass over the whole text) runs only then.
+    const [start, end] = resolveRange(range, transcript.messages.length)
+    const oneMessage = end - start <= 1
+    let result: CheckResult = checkTranscript(transcript, { estimator, tokenizer, slot, ...(range ? { range } : {}), ...(oneMessage ? { plan: { changedDecisions: false } } : {}) })
+    if (oneMessage && !values.json && result.plan.kind !== 'compact') {
+      result = { ...result, plan: { ...result.plan, state: findSupersededState(transcript.messages.slice(start, end), start) } }
+    }
     const context = { file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name }
     await io.stdout(
       values.json
