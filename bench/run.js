@@ -1,6 +1,7 @@
-// `npm run bench [estimators|hostile|counting|plan|jsonl …]`: throughput of the estimators against the record's
-// reference (python3), hostile inputs through `floorguard check`, exact counting against gpt-tokenizer, and the other
-// hot paths (all of them unless some are named). Runs against dist/ (built by `npm ci`). Prints a table and writes
+// `npm run bench [estimators|hostile|counting|plan|jsonl|whole …] [--skip-64]`: throughput of the estimators against
+// the record's reference (python3), in this process; hostile inputs through `floorguard check`; exact counting against
+// gpt-tokenizer; the other hot paths; and whole processes, `floorguard check` against the reference run as a process
+// at 1 to 64 MB (bench/whole.js; --skip-64 stops at 32 MB) (all of them unless some are named). Runs against dist/ (built by `npm ci`). Prints a table and writes
 // .bench/results.json. Numbers are measured here, never asserted by unit tests.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { agentText, prng } from './_text.js'
 import { counting } from './count.js'
+import { printWhole, whole } from './whole.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'dist')
@@ -17,7 +19,8 @@ if (!existsSync(join(dist, 'index.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first')
   process.exit(1)
 }
-const only = process.argv.slice(2)
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'))
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'))
 const wanted = (name) => only.length === 0 || only.includes(name)
 const work = mkdtempSync(join(tmpdir(), 'floorguard-bench-'))
 const results = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length }, benches: {} }
@@ -133,13 +136,14 @@ try {
   if (wanted('counting')) results.benches.counting = await counting(dist)
   if (wanted('plan')) results.benches.plan = childBench('plan.js')
   if (wanted('jsonl')) results.benches.jsonl = childBench('jsonl.js')
+  if (wanted('whole')) results.benches.whole = await whole({ skip64: flags.includes('--skip-64') })
 } finally {
   rmSync(work, { recursive: true, force: true })
 }
 
 const fixed = (value, digits = 1) => (typeof value === 'number' ? value.toFixed(digits) : String(value))
 if (results.benches.estimators) {
-  console.log(`\nestimators on ${fixed(results.benches.estimators.megabytes, 2)} MB of agent-like text (best of ${RUNS} runs in this process; the reference best of 3)`)
+  console.log(`\nestimators in-process (no process start, no module loading) on ${fixed(results.benches.estimators.megabytes, 2)} MB of agent-like text (best of ${RUNS} runs in this process; the reference best of 3 in one python3)`)
   for (const row of results.benches.estimators.rows) {
     const extra = [row.firstMs !== undefined ? `first run ${fixed(row.firstMs, 0)} ms` : '', row.loadMs !== undefined ? `tokenizer load ${fixed(row.loadMs, 0)} ms` : ''].filter(Boolean).join(', ')
     console.log(`  ${row.name.padEnd(36)} ${fixed(row.mbPerSecond).padStart(8)} MB/s  ${fixed(row.ms, 0).padStart(7)} ms  ${row.vsReference ? `${fixed(row.vsReference)}x reference` : ''}  (irreducible ${row.irreducible}, margin ${row.margin}${extra ? `; ${extra}` : ''})`)
@@ -157,6 +161,7 @@ for (const name of ['counting', 'plan', 'jsonl']) {
   console.log(`\n${name}`)
   for (const row of Array.isArray(bench) ? bench : [bench]) console.log(`  ${JSON.stringify(row)}`)
 }
+if (results.benches.whole) printWhole(results.benches.whole)
 mkdirSync(join(root, '.bench'), { recursive: true })
 writeFileSync(join(root, '.bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log('\nwritten to .bench/results.json')
