@@ -360,7 +360,10 @@ export function isDirective(text: string, sentenceStart: number, at: number): bo
   if (cue === undefined) return false
   const after = at + cue.length
   if ((at > 0 && text.charCodeAt(at - 1) === 45) || text.charCodeAt(after) === 45) return false
-  const words = clauseWordsBefore(text, sentenceStart, at)
+  const from = clauseStart(text, sentenceStart, at)
+  // Most directives open their clause (`Never …`, `- **Don't** …`): then no word needs slicing.
+  if (!holdsLetter(text, from, at)) return !ADDRESSED_CUES.has(cue)
+  const words = wordsIn(text, from, at)
   const last = words.length > 0 ? words[words.length - 1]!.toLowerCase() : ''
   if (ADDRESSED_CUES.has(cue)) return last === 'you'
   const lowered = words.map((word) => word.toLowerCase())
@@ -397,11 +400,8 @@ function cuePhraseAt(text: string, at: number): string | undefined {
  */
 const isClauseBreak = (code: number) => code === 59 || code === 58 || code === 44 || code === 40 || code === 41 || code === 0x2014 || code === 0x2013 || code === 46 || code === 33 || code === 63
 
-/**
- * The words of the clause before `at` (from the last clause break on, or a ` - ` dash), with list markers, emphasis and
- * quotes stripped (`- **Never**` has none before `Never`).
- */
-function clauseWordsBefore(text: string, sentenceStart: number, at: number): string[] {
+/** Where the clause holding `at` starts: after the last clause break before it in its sentence, or a ` - ` dash. */
+function clauseStart(text: string, sentenceStart: number, at: number): number {
   let from = at
   while (from > sentenceStart) {
     const code = text.charCodeAt(from - 1)
@@ -409,6 +409,13 @@ function clauseWordsBefore(text: string, sentenceStart: number, at: number): str
     if (code === 45 && from - 2 >= sentenceStart && isSpace(text.charCodeAt(from - 2)) && isSpace(text.charCodeAt(from))) break
     from--
   }
+  return from
+}
+
+/**
+ * The words of `[from, at)`, with list markers, emphasis and quotes stripped (`- **Never**` has none before `Never`).
+ */
+function wordsIn(text: string, from: number, at: number): string[] {
   // Words: runs of non-space units, stripped of the units around them that are not letters or digits (an apostrophe
   // may end a word: `lets'`), kept when they hold a letter.
   const words: string[] = []

@@ -323,7 +323,9 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   // The error status of the line before (see NO_ERROR), and of the lines that had an error, by start (a skipped line
   // has its original's).
   let previous = NO_ERROR
-  let errorLines: Map<number, number> | undefined
+  // Starts of the lines with an error of their own, in order, and their statuses (a few per part: arrays, not a map).
+  const errorStarts: number[] = []
+  const errorStatuses: number[] = []
 
   let lineStart = 0
   let index = 0
@@ -344,7 +346,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       const repeatEnd = repeated.ends[repeatTo++]!
       // A line after an error line may be its detail: scanned, as its first occurrence may not have followed one.
       if (previous === NO_ERROR) {
-        previous = errorLines?.get(original) ?? NO_ERROR
+        previous = errorStarts.length > 0 ? statusOf(errorStarts, errorStatuses, original) : NO_ERROR
         index = repeatEnd
         if (index === length) break
         lineStart = ++index
@@ -449,8 +451,8 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
           sawError = true
           if (details) {
             status = isExitCode(region, error.start, error.end) ? EXIT_LINE : ERROR_LINE + 4 * Math.max(0, indentation(region, lineStart, lineEnd))
-            errorLines ??= new Map()
-            errorLines.set(lineStart, status)
+            errorStarts.push(lineStart)
+            errorStatuses.push(status)
           }
         }
       }
@@ -529,6 +531,18 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
     for (const span of mergeSpans(found)) into.push(kindCode(span.kind), span.start, span.end)
   }
   return into
+}
+
+/** The status of the line starting at `start` among `starts` (in order) with `statuses`, or NO_ERROR: a binary search. */
+function statusOf(starts: readonly number[], statuses: readonly number[], start: number): number {
+  let low = 0
+  let high = starts.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (starts[middle]! < start) low = middle + 1
+    else high = middle
+  }
+  return starts[low] === start ? statuses[low]! : NO_ERROR
 }
 
 /** Whether `[start, end)` is `Exit code N`. */

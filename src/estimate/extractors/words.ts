@@ -14,7 +14,7 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
   if (flags & COLON && (URL.test(word) || (flags & AT && GIT_REMOTE.test(word)))) return 'url'
   if (flags & DIGIT && flags & DOT && IP_ADDRESS.test(word)) return 'url'
   // An arXiv id (`2403.12345`, `arXiv:2403.12345v2`) is an id, not a decimal: YYMM, then four or five digits.
-  if (flags & DIGIT && flags & DOT && ARXIV.test(word)) return 'identifier'
+  if (flags & DIGIT && flags & DOT && (isDigitCode(word.charCodeAt(0)) || (word.charCodeAt(0) | 32) === 97) && ARXIV.test(word)) return 'identifier'
   if (flags & COLON && flags & DIGIT && HOST_PORT.test(word)) return 'url'
   if (flags & HYPHEN && word.length === 36 && UUID.test(word)) return 'uuid'
   if (flags & SLASH && word.charCodeAt(0) === 47 && REGEX_LITERAL.test(word) && isRegexSyntax(word, 1, word.lastIndexOf('/'))) return 'regex'
@@ -23,7 +23,7 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
   if (flags & AT && flags & DIGIT && NPM_PIN.test(word)) return 'version'
   if (flags & DOT && flags & DIGIT && (SEMVER.test(word) || SUFFIXED_VERSION.test(word))) return 'version'
   // A comparator with a number (`>200`, `<=5ms`) is a threshold; a range needs a dotted version (`>=3.11`).
-  if (flags & (COMPARE | EQUALS | OTHER) && flags & DIGIT && COMPARED_NUMBER.test(word)) return 'number'
+  if (flags & (COMPARE | EQUALS | OTHER) && flags & DIGIT && isComparator(word.charCodeAt(0)) && COMPARED_NUMBER.test(word)) return 'number'
   if (flags & EQUALS) {
     if (ENV.test(word)) return 'env'
     if (FLAG_VALUE.test(word) || KEY_VALUE.test(word)) return NUMERIC_TAIL.test(word) ? 'number' : 'identifier'
@@ -60,6 +60,8 @@ const RANGE = /^(?:\^\d+(?:\.[\dx*]+)+|~\d+(?:\.[\dx*]+){2,}|(?:>=|<=|==|~=|!=|>
 const SEMVER = /^v?\d+\.\d+\.\d+(?:[-+][\w.-]+)?$/
 /** A dotted version with a pre-release or build suffix: `23.05-SNAPSHOT`, `1.0-beta`. */
 const SUFFIXED_VERSION = /^v?\d+(?:\.\d+)+-[A-Za-z][\w.]*$/
+/** Whether a unit starts a comparator: `<`, `>`, `=`, `!`, `≥`, `≤`. */
+const isComparator = (code: number) => code === 60 || code === 62 || code === 61 || code === 33 || code === 0x2265 || code === 0x2264
 /** A comparator glued to a number, perhaps with a unit: a threshold. */
 const COMPARED_NUMBER = /^(?:>=|<=|==|!=|>|<|≥|≤)\d+(?:[.,]\d+)?[A-Za-z%]{0,3}$/
 const ARXIV = /^(?:arXiv:)?\d\d(?:0[1-9]|1[0-2])\.\d{4,5}(?:v\d+)?$/i
@@ -131,15 +133,18 @@ function isPath(word: string, flags: number): boolean {
   if ((flags & (LOWER | UPPER_FIRST | UPPER_INNER)) === 0 || hasLongSegment(word)) return false
   const first = word.charCodeAt(0)
   if (first === 47 || first === 126 || first === 46) return true
-  const segments = withoutLineNumbers(word).split('/')
-  const last = segments[segments.length - 1]!
-  if (FILE_NAME.test(last) && /[A-Za-z]/.test(last.slice(0, last.lastIndexOf('.')))) return true
-  const head = segments[0]!
-  if (segments.length === 2 && RATIO_TERM.test(head)) return false
+  const bare = withoutLineNumbers(word)
+  const lastSlash = bare.lastIndexOf('/')
+  const last = bare.slice(lastSlash + 1)
+  if (flags & DOT && FILE_NAME.test(last) && /[A-Za-z]/.test(last.slice(0, last.lastIndexOf('.')))) return true
+  const firstSlash = bare.indexOf('/')
+  const head = bare.slice(0, firstSlash)
+  const twoParts = firstSlash === lastSlash
+  if (twoParts && RATIO_TERM.test(head)) return false
   if (KNOWN_DIRECTORIES.has(head)) return true
   // One directory: `docs/`.
-  if (segments.length === 2 && last === '') return true
-  return segments.some((segment) => NAME_SEGMENT.test(segment))
+  if (twoParts && last === '') return true
+  return flags & (UNDERSCORE | HYPHEN | DOT) ? bare.split('/').some((segment) => NAME_SEGMENT.test(segment)) : false
 }
 
 /** `word` without the `:line` and `:line:column` suffixes a path may carry. */
@@ -185,40 +190,55 @@ function isHexColour(word: string): boolean {
  * (`foo|bar`; `ls | grep x` is a pipeline). A bracketed word (`[description]`, `.[dev]`, `outputs["logits"]`) is not
  * regex syntax.
  */
-const REGEX_SYNTAX = /\\[dwsbDWSB.()[\]{}|+*?^$\\/]|^\^|\$$|\(\?[:=!<]|\.\*|\.\+|\{\d+(?:,\d*)?\}|\[\^|\][*+?]|[\w)\]]\|[\w(\[\\^]/
+const REGEX_SYNTAX = /\\[dwsbDWSB.()[\]{}|+*?^$\\/]|^\^|\$$|\(\?[:=!<]|\.\*|\.\+|\{\d+(?:,\d*)?\}|\[\^|\][*+?]/
 
 /**
- * Whether `text[start, end)` is a regex: holds {@link REGEX_SYNTAX} or a class with a range, or is a sed substitution
- * (`s/a/b/g`, `s|a|b|`). Most strings hold none of the units regex syntax needs, and are not sliced.
+ * Whether `text[start, end)` is a regex: holds {@link REGEX_SYNTAX}, a class with a range or an alternation between
+ * names (see {@link holdsClassOrAlternation}), or is a sed substitution (`s/a/b/g`, `s|a|b|`). Most strings hold none
+ * of the units regex syntax needs, and are not sliced.
  */
 export function isRegexSyntax(text: string, start: number, end: number): boolean {
   if (end - start < 2) return false
   if (isSedScript(text, start, end)) return true
-  if (text.charCodeAt(start) !== 94 && text.charCodeAt(end - 1) !== 36) {
-    let syntax = false
-    for (let index = start; index < end && !syntax; index++) {
-      const code = text.charCodeAt(index)
-      syntax = code === 92 || code === 91 || code === 40 || code === 46 || code === 123 || code === 124 || code === 93
-    }
-    if (!syntax) return false
+  // Which units regex syntax needs the string holds: `[` or `|` (a class, an alternation), others (`\\ ( . {`).
+  let classOrBar = false
+  let other = text.charCodeAt(start) === 94 || text.charCodeAt(end - 1) === 36
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 91 || code === 124) classOrBar = true
+    else if (code === 92 || code === 40 || code === 46 || code === 123) other = true
   }
-  return holdsClassRange(text, start, end) || REGEX_SYNTAX.test(text.slice(start, end))
+  if (classOrBar && holdsClassOrAlternation(text, start, end)) return true
+  // Every alternative of the pattern starts with a unit of its own, so that the regex engine skips to those units.
+  return (other || classOrBar) && REGEX_SYNTAX.test(text.slice(start, end))
 }
 
 /**
  * Whether `text[start, end)` holds a `[` followed, before any `]` or whitespace, by a range between letters or digits
- * (`[a-z0-9_-]`). Each unit is read once: a scan that stops without a range resumes where it stopped.
+ * (`[a-z0-9_-]`), or a `|` between names (`foo|bar`, `(a|b)`; `ls | grep x` is a pipeline). Each unit is read once: a
+ * class scan that stops without a range resumes where it stopped.
  */
-function holdsClassRange(text: string, start: number, end: number): boolean {
+function holdsClassOrAlternation(text: string, start: number, end: number): boolean {
   for (let index = start; index < end; index++) {
-    if (text.charCodeAt(index) !== 91) continue
+    const code = text.charCodeAt(index)
+    if (code === 124) {
+      if (index > start && index + 1 < end && isAlternand(text.charCodeAt(index - 1), true) && isAlternand(text.charCodeAt(index + 1), false)) return true
+      continue
+    }
+    if (code !== 91) continue
     for (index++; index < end; index++) {
-      const code = text.charCodeAt(index)
-      if (code === 93 || isSpace(code)) break
-      if (code === 45 && index + 1 < end && isAsciiAlnumCode(text.charCodeAt(index - 1)) && isAsciiAlnumCode(text.charCodeAt(index + 1))) return true
+      const unit = text.charCodeAt(index)
+      if (unit === 93 || isSpace(unit)) break
+      if (unit === 45 && index + 1 < end && isAsciiAlnumCode(text.charCodeAt(index - 1)) && isAsciiAlnumCode(text.charCodeAt(index + 1))) return true
     }
   }
   return false
+}
+
+/** Whether a unit can end the alternative before a `|` (a name's, `)` or `]`) or start the one after it (`(`, `[`, `\\`, `^` too). */
+function isAlternand(code: number, before: boolean): boolean {
+  if (isAsciiAlnumCode(code) || code === 95) return true
+  return before ? code === 41 || code === 93 : code === 40 || code === 91 || code === 92 || code === 94
 }
 
 const isAsciiAlnumCode = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
@@ -526,7 +546,8 @@ const NOT_PRODUCTS = new Set([
 /**
  * Where the product word before the version word `index` starts, or -1: the word right before it (whitespace between),
  * a known product (`node 20.11.1`, `Python 3.11`), or, for a version of three parts or a suffix (`isVersion`), a
- * capitalized name (`OpenWrt 23.05-SNAPSHOT`). Runs for version and number candidates only.
+ * capitalized name (`OpenWrt 23.05-SNAPSHOT`) or a package's (`flash-attn 2.8.3`). Runs for version and number
+ * candidates only.
  */
 export function productBefore(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], index: number, isVersion: boolean): number {
   const before = index - 1
@@ -539,7 +560,10 @@ export function productBefore(text: string, starts: readonly number[], ends: rea
   if (!PRODUCT.test(product)) return -1
   const lowered = product.toLowerCase()
   if (KNOWN_PRODUCTS.has(lowered)) return starts[before]!
-  return isVersion && flags[before]! & UPPER_FIRST && !NOT_PRODUCTS.has(lowered) ? starts[before]! : -1
+  if (!isVersion) return -1
+  // A capitalized name, or a package's (`flash-attn`, `scikit-learn`, `python3`: a `-`, `_` or digit in it).
+  if (flags[before]! & UPPER_FIRST) return NOT_PRODUCTS.has(lowered) ? -1 : starts[before]!
+  return flags[before]! & (HYPHEN | UNDERSCORE | DIGIT) ? starts[before]! : -1
 }
 
 function isWhitespace(text: string, start: number, end: number): boolean {
