@@ -54,6 +54,8 @@ describe('issue 10, missed: the body of long and heredoc Bash commands', () => {
     expect(texts(full.extract(call('Bash', { command: commit }), 0))).toEqual(['git add src/a.py && git commit -m "feat: add the loader', '&& git push origin main'])
     const heredocCommit = "git commit -m \"$(cat <<'EOF'\nperf: chunked CE loss\n\n- Chunked CE loss in MaskedDiffusionLM (\"fast\")\nEOF\n)\""
     expect(texts(full.extract(call('Bash', { command: heredocCommit }), 0))).toEqual(["git commit -m \"$(cat <<'EOF'\nperf: chunked CE loss"])
+    // A redirection after the message is not a command of its own.
+    expect(texts(full.extract(call('Bash', { command: `${heredocCommit} 2>&1` }), 0))).toEqual(["git commit -m \"$(cat <<'EOF'\nperf: chunked CE loss"])
     // A one-line message is kept whole.
     expect(texts(full.extract(call('Bash', { command: 'git commit -m "fix: typo"' }), 0))).toEqual(['git commit -m "fix: typo"'])
   })

@@ -216,7 +216,8 @@ const WRITES_FILE = /(?:^|[\s;&|(])(?:cat\b[^\n]*?>(?![&>=])|tee\b)/
  * - A message (the value of `-m`, `--message`, `--body`, `--notes`, `--description`, quoted or a `$(cat <<'EOF' … EOF)`
  *   heredoc) that spans lines is cut after its first line: it is narrative that the tool shows again (`git log`,
  *   `gh pr view`), and it made commit commands among the largest items of real sessions. The command up to and with
- *   that first line is one range, the rest of the command after the message's closing quote another.
+ *   that first line is one range, the rest of the command after the message's closing quote another (unless it only
+ *   redirects: `2>&1`).
  * - A command that is still long (over `maxLength` units or `maxLines` lines) keeps its first line and every other line
  *   that carries a setting, path, flag, URL, version or identifier (see {@link carriesState}), each whole (capped at
  *   `maxLength`); comments, blank lines and narrative (`echo "starting"`) go, and so does the body of a heredoc that
@@ -247,7 +248,8 @@ export function commandRanges(value: string, options: ArgumentOptions): Array<[n
     if (long) keptLines(value, start, end, options.maxLength, ranges)
     else {
       const trimmed = trimmedRange(value, start, end)
-      if (trimmed !== undefined) ranges.push(trimmed)
+      // The rest of a command after a message is kept when it runs something (`&& git push`), not for a redirection.
+      if (trimmed !== undefined && (start === 0 || /[A-Za-z]/.test(value.slice(trimmed[0], trimmed[1])))) ranges.push(trimmed)
     }
   }
   return ranges
