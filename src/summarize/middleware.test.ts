@@ -33,10 +33,9 @@ describe('wrapSummarizer', () => {
 describe('timeoutMiddleware', () => {
   it('fails a hanging call after the timeout and aborts its signal', async () => {
     const inner = createMockSummarizer({ respond: SUMMARIZER_FAULTS.hangs })
-    const started = performance.now()
+    // The mock never answers: any result at all is the timeout's.
     const result = await wrapSummarizer({ summarizer: inner, middleware: timeoutMiddleware({ timeoutMs: 50 }) }).summarize(request)
     expect(result).toEqual({ kind: 'failure', reason: 'summarizer mock timed out after 50 ms', retryable: true })
-    expect(performance.now() - started).toBeLessThan(1000)
     expect(inner.requests[0]!.abortSignal?.aborted).toBe(true)
   })
 

@@ -185,9 +185,7 @@ describe('goldItems', () => {
       { kind: 'version', text: 'anthropic>=0.40.0', message: 12, source: 'summary' },
     ])
   })
-  it('stays linear on a long line without spaces', () => {
-    const started = performance.now()
-    goldItemsOfText('a'.repeat(200_000) + ' ' + 'x) '.repeat(100_000) + '/'.repeat(50_000), 'tool-result')
-    expect(performance.now() - started).toBeLessThan(5_000)
+  it('reads a hostile long line and finds nothing in it (no backtracking: the suite timeout is the bound, the eval measures speed)', () => {
+    expect(goldItemsOfText('a'.repeat(200_000) + ' ' + 'x) '.repeat(100_000) + '/'.repeat(50_000), 'tool-result')).toEqual([])
   })
 })
