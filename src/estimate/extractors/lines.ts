@@ -51,10 +51,9 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
     const bare = word.text.slice(0, bareEnd)
     const name = bare.slice(bare.lastIndexOf('.') + 1)
     const first = name.charCodeAt(0)
-    const colon = text.charCodeAt(word.end) === 58 || word.text.endsWith(':')
     const anchors =
-      (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit' && (colon || !prose)) ||
-      (ERROR_LEAD.test(bare) && (colon || text[word.end] === '[' || (!prose && /^[A-Z!]+$/.test(bare)))) ||
+      (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit' && (!prose || endsWithColon(text, word))) ||
+      (ERROR_LEAD.test(bare) && (endsWithColon(text, word) || text[word.end] === '[' || (!prose && /^[A-Z!]+$/.test(bare)))) ||
       (!prose && ERRNO.test(bare)) ||
       bare.startsWith('[Errno')
     // Code that names an exception (`except ImportError as e:`, `raise ValueError(...)`) is not an error that happened.
@@ -116,6 +115,11 @@ function allDigits(text: string, start: number, end: number): boolean {
   if (end <= start) return false
   for (let index = start; index < end; index++) if (!isDigitCode(text.charCodeAt(index))) return false
   return true
+}
+
+/** Whether the word ends with a `:` or one follows it (a name as a program prints it: `ValueError:`, `error:`). */
+function endsWithColon(text: string, word: Word): boolean {
+  return text.charCodeAt(word.end) === 58 || word.text.endsWith(':')
 }
 
 /** `:`, `,` or `;`. */
@@ -379,19 +383,25 @@ export function isDirective(text: string, sentenceStart: number, at: number): bo
   return isBaseVerb(words[0]!)
 }
 
+/** The cue phrases by their first unit, longest first. */
+const CUES_BY_FIRST: ReadonlyArray<readonly string[]> = Array.from({ length: 128 }, (_, code) =>
+  CUE_PHRASES.filter((phrase) => phrase.charCodeAt(0) === code).sort((a, b) => b.length - a.length),
+)
+
 /** The cue phrase (lower case) starting at `at`, the longest of {@link CUE_PHRASES} that does (compared in place). */
 function cuePhraseAt(text: string, at: number): string | undefined {
-  let found: string | undefined
-  for (const phrase of CUE_PHRASES) {
-    if (found !== undefined && phrase.length <= found.length) continue
+  const first = text.charCodeAt(at)
+  const phrases = CUES_BY_FIRST[first >= 65 && first <= 90 ? first + 32 : first]
+  if (phrases === undefined) return undefined
+  for (const phrase of phrases) {
     let same = at + phrase.length <= text.length
-    for (let offset = 0; offset < phrase.length && same; offset++) {
+    for (let offset = 1; offset < phrase.length && same; offset++) {
       const code = text.charCodeAt(at + offset)
       same = (code >= 65 && code <= 90 ? code + 32 : code) === phrase.charCodeAt(offset)
     }
-    if (same) found = phrase
+    if (same) return phrase
   }
-  return found
+  return undefined
 }
 
 /**

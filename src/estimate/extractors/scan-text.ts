@@ -323,7 +323,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   // The error status of the line before (see NO_ERROR), and of the lines that had an error, by start (a skipped line
   // has its original's).
   let previous = NO_ERROR
-  // Starts of the lines with an error of their own, in order, and their statuses (a few per part: arrays, not a map).
+  // Starts of the lines with an error of their own, in order, and their statuses (arrays, not a map: fewer allocations).
   const errorStarts: number[] = []
   const errorStatuses: number[] = []
 
@@ -339,8 +339,6 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
     let quoteCount = 0
     // Whether a word holds a lint code's head (`E501`): then every word of the line is a possible error anchor.
     let lint = false
-    // Whether a word starts with `-` (a flag, perhaps with a value after it).
-    let dash = false
     if (repeatTo < repeated.count && repeated.starts[repeatTo] === lineStart) {
       const original = repeated.originals[repeatTo]!
       const repeatEnd = repeated.ends[repeatTo++]!
@@ -406,7 +404,6 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       ends[count] = right
       flags[count] = wordFlagsValue
       lineFlags |= wordFlagsValue
-      if (region.charCodeAt(left) === 45) dash = true
       // One-unit words never classify.
       if (right - left >= 2 && !isUnclassifiable(wordFlagsValue, region.charCodeAt(left)) && (!tool || mayBeToolIdentifier(wordFlagsValue, right - left))) candidates[candidateCount++] = count
       count++
@@ -498,7 +495,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
           const code = classifyCached(region, wordStart, wordEnd, flags[word]!, generation)
           if (code >= 0 && (!tool || TOOL_RESULT_CODES & (1 << code))) {
             // A version keeps the product it versions (`OpenWrt 23.05-SNAPSHOT`, `node 20.11.1`, `Python 3.11`).
-            const product = (code === VERSION || code === NUMBER) && word > 0 ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
+            const product = word > 0 && (code === VERSION || (code === NUMBER && flags[word] === (DIGIT | DOT))) ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
             if (product !== -1) spans.push(VERSION, product, wordEnd)
             else spans.push(code, wordStart, wordEnd)
           }
@@ -508,7 +505,8 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
         const found = numericPhrases(region, starts, ends, flags, count, phrases)
         for (let phrase = 0; phrase < found; phrase++) spans.push(NUMBER, starts[phrases[2 * phrase]!]!, ends[phrases[2 * phrase + 1]!]!)
       }
-      if (!tool && dash) {
+      // Flags start with `-`: only lines holding one need a look.
+      if (!tool && lineFlags & HYPHEN) {
         const found = flagPhrases(region, starts, ends, flags, count, phrases)
         for (let phrase = 0; phrase < found; phrase++) spans.push(phrases[3 * phrase + 2] ? NUMBER : IDENTIFIER, starts[phrases[3 * phrase]!]!, ends[phrases[3 * phrase + 1]!]!)
       }

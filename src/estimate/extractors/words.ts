@@ -153,7 +153,7 @@ function withoutLineNumbers(word: string): string {
   for (;;) {
     let digits = end
     while (digits > 0 && word.charCodeAt(digits - 1) >= 48 && word.charCodeAt(digits - 1) <= 57) digits--
-    if (digits === end || digits === 0 || word.charCodeAt(digits - 1) !== 58) return word.slice(0, end)
+    if (digits === end || digits === 0 || word.charCodeAt(digits - 1) !== 58) return end === word.length ? word : word.slice(0, end)
     end = digits - 1
   }
 }
@@ -199,18 +199,19 @@ const REGEX_SYNTAX = /\\[dwsbDWSB.()[\]{}|+*?^$\\/]|^\^|\$$|\(\?[:=!<]|\.\*|\.\+
  */
 export function isRegexSyntax(text: string, start: number, end: number): boolean {
   if (end - start < 2) return false
-  if (isSedScript(text, start, end)) return true
-  // Which units regex syntax needs the string holds: `[` or `|` (a class, an alternation), others (`\\ ( . {`).
-  let classOrBar = false
-  let other = text.charCodeAt(start) === 94 || text.charCodeAt(end - 1) === 36
-  for (let index = start; index < end; index++) {
-    const code = text.charCodeAt(index)
-    if (code === 91 || code === 124) classOrBar = true
-    else if (code === 92 || code === 40 || code === 46 || code === 123) other = true
+  if (text.charCodeAt(start) === 115 && isSedScript(text, start, end)) return true
+  if (text.charCodeAt(start) !== 94 && text.charCodeAt(end - 1) !== 36) {
+    let syntax = false
+    for (let index = start; index < end && !syntax; index++) {
+      const code = text.charCodeAt(index)
+      syntax = code === 92 || code === 91 || code === 40 || code === 46 || code === 123 || code === 124
+    }
+    if (!syntax) return false
   }
-  if (classOrBar && holdsClassOrAlternation(text, start, end)) return true
   // Every alternative of the pattern starts with a unit of its own, so that the regex engine skips to those units.
-  return (other || classOrBar) && REGEX_SYNTAX.test(text.slice(start, end))
+  const content = text.slice(start, end)
+  if (REGEX_SYNTAX.test(content)) return true
+  return (content.includes('[') || content.includes('|')) && holdsClassOrAlternation(text, start, end)
 }
 
 /**
@@ -600,7 +601,8 @@ export function flagPhrases(text: string, starts: readonly number[], ends: reado
     const valueEnd = ends[value]!
     let numeric = isPlainNumberAt(text, valueStart, valueEnd)
     let kind: ItemKind | undefined
-    if (!numeric && (long || flags[value]! & DIGIT)) {
+    // A short flag's value is a number (`-n 5`, `-p 2222`, `-t 30s`): one with a `/`, `:`, `_`, `=` or `@` is not.
+    if (!numeric && (long || (flags[value]! & DIGIT && !(flags[value]! & (SLASH | COLON | UNDERSCORE | EQUALS | AT))))) {
       kind = classifyWord(text.slice(valueStart, valueEnd), flags[value])
       numeric = kind === 'number'
     }
