@@ -339,6 +339,8 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
     let quoteCount = 0
     // Whether a word holds a lint code's head (`E501`): then every word of the line is a possible error anchor.
     let lint = false
+    // Whether a word starts with `-` (a flag, perhaps with a value after it).
+    let dash = false
     if (repeatTo < repeated.count && repeated.starts[repeatTo] === lineStart) {
       const original = repeated.originals[repeatTo]!
       const repeatEnd = repeated.ends[repeatTo++]!
@@ -382,6 +384,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
       // Quote pairing walks the line's quote characters only: the few words holding one are scanned again for them.
       if (all & (QUOTE | RIGHT_QUOTE) && quoting) quoteCount = quotePositions(region, wordStart, index, quotes, quoteCount)
       if (!lint && (all & (UPPER_INNER | DIGIT)) === (UPPER_INNER | DIGIT)) lint = holdsLintHint(region, wordStart, index)
+      if (firstClass & HYPHEN) dash = true
       let left = wordStart
       let right = index
       if (all & (LEADING_TRIM | TRAILING_TRIM)) {
@@ -505,8 +508,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
         const found = numericPhrases(region, starts, ends, flags, count, phrases)
         for (let phrase = 0; phrase < found; phrase++) spans.push(NUMBER, starts[phrases[2 * phrase]!]!, ends[phrases[2 * phrase + 1]!]!)
       }
-      // Flags start with `-`: only lines holding one need a look.
-      if (!tool && lineFlags & HYPHEN) {
+      if (!tool && dash) {
         const found = flagPhrases(region, starts, ends, flags, count, phrases)
         for (let phrase = 0; phrase < found; phrase++) spans.push(phrases[3 * phrase + 2] ? NUMBER : IDENTIFIER, starts[phrases[3 * phrase]!]!, ends[phrases[3 * phrase + 1]!]!)
       }

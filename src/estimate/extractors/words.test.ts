@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { wordFlags } from './_flags.js'
 import { trimmedEnd } from './_scan.js'
-import { COMPARATORS, comparatorsEndingWith, isKeyAt, isKeyGap, isPlainNumberAt, isUnitWord, KEY, KEY_GAP, PLAIN_NUMBER, UNIT_WORDS } from './words.js'
+import { COMPARATORS, comparatorsEndingWith, flagPhrases, isKeyAt, isKeyGap, isPlainNumberAt, isUnitWord, KEY, KEY_GAP, LONG_FLAG, PLAIN_NUMBER, SHORT_FLAG, UNIT_WORDS } from './words.js'
 
 /** Strings over `alphabet`, in a text with a unit on either side (the readers must stay inside their range). */
 const inContext = (alphabet: readonly string[], maxLength = 12) =>
@@ -45,6 +45,19 @@ describe('in-place word readers agree with the patterns and sets they stand for'
         expect(isKeyAt(text, start, wordFlags(text, start, start + word.length))).toBe(KEY.test(word))
       }),
       { numRuns: 3000, seed: 23 },
+    )
+  })
+
+  it('flags', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('-', 'a', 'Z', '_', '1', '=', '.', 'é'), { minLength: 1, maxLength: 8 }), (units) => {
+        // A flag before a number: a phrase exactly when the word is a flag.
+        const flag = units.join('')
+        const text = `${flag} 5`
+        const found = flagPhrases(text, [0, flag.length + 1], [flag.length, text.length], [wordFlags(text, 0, flag.length), wordFlags(text, flag.length + 1, text.length)], 2, [])
+        expect(found).toBe(LONG_FLAG.test(flag) || SHORT_FLAG.test(flag) ? 1 : 0)
+      }),
+      { numRuns: 3000, seed: 27 },
     )
   })
 

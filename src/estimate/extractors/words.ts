@@ -552,8 +552,11 @@ const NOT_PRODUCTS = new Set([
  */
 export function productBefore(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], index: number, isVersion: boolean): number {
   const before = index - 1
-  // A number is versioned by a known product only, and only a plain dotted one (`3.11`, not `3.2s`).
+  // A number is versioned by a known product only, and only a plain dotted one (`3.11`, not `3.2s`); a version that is
+  // not bare (`numpy==1.2`, `^2.0`) has its package or is a range.
   if (!isVersion && flags[index] !== (DIGIT | DOT)) return -1
+  const head = text.charCodeAt(starts[index]!)
+  if (!isDigitCode(head) && head !== 118) return -1
   if (!(flags[before]! & (LOWER | UPPER_FIRST | UPPER_INNER)) || !isWhitespace(text, ends[before]!, starts[index]!)) return -1
   const version = text.slice(starts[index], ends[index])
   if (!BARE_VERSION.test(version)) return -1
@@ -572,9 +575,18 @@ function isWhitespace(text: string, start: number, end: number): boolean {
   return true
 }
 
-/** A flag: `--name` (a letter, then letters, digits, `_` or `-`) or `-x`. */
-const LONG_FLAG = /^--[A-Za-z][\w-]*$/
-const SHORT_FLAG = /^-[A-Za-z]$/
+/** A flag: `--name` (a letter, then letters, digits, `_` or `-`) or `-x` ({@link flagPhrases} reads them in place). */
+export const LONG_FLAG = /^--[A-Za-z][\w-]*$/
+export const SHORT_FLAG = /^-[A-Za-z]$/
+
+/** Whether `[start, end)` holds only letters, digits, `_` and `-` (a long flag's name after its first letter). */
+function isFlagName(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (!isAsciiAlnumCode(code) && code !== 95 && code !== 45) return false
+  }
+  return true
+}
 /** What an identifier-like value holds: a `_`, `-`, `.`, `/`, `:` or a digit (plain words after a flag are prose). */
 const VALUE_FLAGS = UNDERSCORE | HYPHEN | DOT | SLASH | COLON | DIGIT
 /** The units an identifier-like value may hold. */
@@ -591,12 +603,15 @@ const VALUE_UNITS = VALUE_FLAGS | LOWER | UPPER_FIRST | UPPER_INNER | NON_HEX_LE
 export function flagPhrases(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], count: number, into: number[]): number {
   let phrases = 0
   for (let index = 0; index + 1 < count; index++) {
-    if (text.charCodeAt(starts[index]!) !== 45 || flags[index]! & EQUALS) continue
+    const start = starts[index]!
+    if (text.charCodeAt(start) !== 45 || flags[index]! & EQUALS) continue
+    const long = text.charCodeAt(start + 1) === 45
+    // `-x` or `--name` (a letter, then letters, digits, `_` or `-`): read in place (LONG_FLAG and SHORT_FLAG say it).
+    const letterAt = long ? start + 2 : start + 1
+    const letter = text.charCodeAt(letterAt) | 32
+    if (letter < 97 || letter > 122 || (!long && ends[index]! !== start + 2) || (long && !isFlagName(text, letterAt + 1, ends[index]!))) continue
     const value = index + 1
     if (!isWhitespace(text, ends[index]!, starts[value]!)) continue
-    const flag = text.slice(starts[index], ends[index])
-    const long = LONG_FLAG.test(flag)
-    if (!long && !SHORT_FLAG.test(flag)) continue
     const valueStart = starts[value]!
     const valueEnd = ends[value]!
     let numeric = isPlainNumberAt(text, valueStart, valueEnd)
