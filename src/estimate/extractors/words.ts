@@ -14,14 +14,14 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
   if (flags & COLON && (URL.test(word) || (flags & AT && GIT_REMOTE.test(word)))) return 'url'
   if (flags & DIGIT && flags & DOT && IP_ADDRESS.test(word)) return 'url'
   // An arXiv id (`2403.12345`, `arXiv:2403.12345v2`) is an id, not a decimal: YYMM, then four or five digits.
-  if (flags & DIGIT && flags & DOT && (isDigitCode(word.charCodeAt(0)) || (word.charCodeAt(0) | 32) === 97) && ARXIV.test(word)) return 'identifier'
+  if (flags & DIGIT && flags & DOT && (word.charCodeAt(4) === 46 || word.charCodeAt(10) === 46) && ARXIV.test(word)) return 'identifier'
   if (flags & COLON && flags & DIGIT && HOST_PORT.test(word)) return 'url'
   if (flags & HYPHEN && word.length === 36 && UUID.test(word)) return 'uuid'
   if (flags & SLASH && word.charCodeAt(0) === 47 && REGEX_LITERAL.test(word) && isRegexSyntax(word, 1, word.lastIndexOf('/'))) return 'regex'
   if ((flags & ~(LOWER | DIGIT)) === 0 && flags & DIGIT && flags & LOWER && isHash(word)) return 'hash'
   if (flags & (EQUALS | COMPARE) && (PIN.test(word) || RANGE.test(word))) return 'version'
   if (flags & AT && flags & DIGIT && NPM_PIN.test(word)) return 'version'
-  if (flags & DOT && flags & DIGIT && (SEMVER.test(word) || SUFFIXED_VERSION.test(word))) return 'version'
+  if (flags & DOT && flags & DIGIT && (SEMVER.test(word) || (flags & HYPHEN && SUFFIXED_VERSION.test(word)))) return 'version'
   // A comparator with a number (`>200`, `<=5ms`) is a threshold; a range needs a dotted version (`>=3.11`).
   if (flags & (COMPARE | EQUALS | OTHER) && flags & DIGIT && isComparator(word.charCodeAt(0)) && COMPARED_NUMBER.test(word)) return 'number'
   if (flags & EQUALS) {
