@@ -1,0 +1,188 @@
+/**
+ * Audits the compactions already in a transcript: for each summary, what the segment it replaced held, what survived
+ * verbatim, what the session used again, and what floorguard would have decided at the summary's size.
+ */
+import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimator.js'
+import type { Message, Transcript } from '../spec/transcript.js'
+import { planCompaction } from '../plan/plan.js'
+import type { CompactionPlan } from '../plan/types.js'
+import { messageTokens } from '../transcript/render.js'
+import { firstUses, type SearchPiece } from './_first-uses.js'
+import { highWaterCuts } from './cuts.js'
+import { findSummaries, type SummaryPoint } from './summaries.js'
+import type { AuditDecision, AuditOptions, CounterfactualReason, CutAudit, FileAudit, LostItem, SummaryAudit } from './types.js'
+
+/** Item kinds whose loss alone makes a counterfactual. */
+const COUNTERFACTUAL_KINDS: ReadonlyMap<string, CounterfactualReason> = new Map([
+  ['constraint', 'constraint'],
+  ['error', 'error'],
+])
+
+/**
+ * argumentStrings(value) = the string leaves of a tool call's arguments in order (numbers and booleans as written;
+ * an array of strings is one leaf joined by spaces, an argv reads as a command line).
+ */
+export function argumentStrings(value: unknown): string[] {
+  const out: string[] = []
+  const visit = (node: unknown): void => {
+    if (typeof node === 'string') out.push(node)
+    else if (typeof node === 'number' || typeof node === 'boolean') out.push(String(node))
+    else if (Array.isArray(node) && node.length > 0 && node.every((element) => typeof element === 'string')) out.push(node.join(' '))
+    else if (Array.isArray(node)) for (const element of node) visit(element)
+    else if (node !== null && typeof node === 'object') for (const element of Object.values(node)) visit(element)
+  }
+  visit(value)
+  return out
+}
+
+/**
+ * referencePieces(messages, from, to, skip) = what the session said after a summary, as search pieces: the text parts
+ * of user and assistant messages and the argument strings of tool calls in `[from, to)`, except message `skip` (the
+ * summary itself). Not tool results (a tool printing an item is not the session using it), not reasoning, not
+ * summaries (a later summary repeating an item is not a use of it), not system text.
+ */
+export function* referencePieces(messages: readonly Message[], from: number, to: number, skip = -1): Generator<SearchPiece> {
+  for (let index = from; index < to; index++) {
+    if (index === skip) continue
+    const message = messages[index]!
+    const spoken = message.role === 'user' || message.role === 'assistant'
+    for (const part of message.parts) {
+      if (part.type === 'text' && spoken) yield { text: part.text, message: index }
+      else if (part.type === 'tool-call') for (const text of argumentStrings(part.arguments)) yield { text, message: index }
+    }
+  }
+}
+
+/** `estimator`, answering the estimate of exactly `messages` at `offset` with `floor` (the planner asks again). */
+function reusing(estimator: FloorEstimatorV1, messages: readonly Message[], offset: number, floor: FloorEstimate): FloorEstimatorV1 {
+  return {
+    specificationVersion: estimator.specificationVersion,
+    name: estimator.name,
+    tokenizer: estimator.tokenizer,
+    marginRatio: estimator.marginRatio,
+    extract: (message, index) => estimator.extract(message, index),
+    estimate: (others, at = 0) =>
+      at === offset && others.length === messages.length && others.every((message, index) => message === messages[index]) ? floor : estimator.estimate(others, at),
+  }
+}
+
+function decisionFields(plan: CompactionPlan): { decision: AuditDecision; parts?: number; reason?: string } {
+  if (plan.kind === 'split') return { decision: 'split', parts: plan.parts.length }
+  if (plan.kind === 'refuse') return { decision: 'refuse', reason: plan.reason }
+  return { decision: 'compact' }
+}
+
+function segmentTokens(messages: readonly Message[], start: number, end: number, options: AuditOptions): number {
+  let tokens = 0
+  for (let index = start; index < end; index++) tokens += messageTokens(messages[index]!, options.tokenizer)
+  return tokens
+}
+
+/** Audits one summary point against the segment `[start, point.message)` and the session up to `futureEnd`. */
+function auditSummary(transcript: Transcript, point: SummaryPoint, start: number, futureEnd: number, options: AuditOptions): SummaryAudit {
+  const { messages } = transcript
+  const end = point.message
+  const segment = messages.slice(start, end)
+  const floor = options.estimator.estimate(segment, start)
+  const items: readonly FloorItem[] = floor.items
+  const texts = items.map((item) => item.text)
+  const kept = firstUses(texts, [{ text: point.text, message: 0 }])
+  const used = firstUses(texts, referencePieces(messages, end, futureEnd, point.missing ? -1 : end))
+
+  const lost: LostItem[] = []
+  const lostKinds: Record<string, number> = {}
+  const reasons = new Set<CounterfactualReason>()
+  let futureReferenced = 0
+  let futureLost = 0
+  items.forEach((item, index) => {
+    const usedAgainAt = used[index]! >= 0 ? used[index]! : null
+    if (usedAgainAt !== null) futureReferenced++
+    if (kept[index]! >= 0) return
+    if (usedAgainAt !== null) futureLost++
+    lost.push({ kind: item.kind, text: item.text, usedAgainAt })
+    lostKinds[item.kind] = (lostKinds[item.kind] ?? 0) + 1
+    const reason = COUNTERFACTUAL_KINDS.get(item.kind)
+    if (reason) reasons.add(reason)
+  })
+
+  const tokens = segmentTokens(messages, start, end, options)
+  const summaryTokens = point.text.length === 0 ? 0 : options.tokenizer.count(point.text)
+  const slot = Math.max(1, summaryTokens)
+  const plan = planCompaction(
+    { messages: segment, offset: start, pairs: transcript.pairs, estimator: reusing(options.estimator, segment, start, floor), tokenizer: options.tokenizer },
+    { slot, budget: Math.max(1, Math.floor((options.splitBudgetRatio ?? 2) * slot)) },
+  )
+  // A current decision: the value in force at the end of a key the segment changed (the planner's changed state).
+  if (plan.state.some((value) => value.status === 'current' && !point.text.includes(value.text))) reasons.add('current-decision')
+  const counterfactualReasons = (['constraint', 'error', 'current-decision'] as const).filter((reason) => reasons.has(reason))
+
+  return {
+    message: end,
+    replaced: [start, end],
+    items: items.length,
+    survived: items.length - lost.length,
+    survival: items.length === 0 ? null : (items.length - lost.length) / items.length,
+    futureReferenced,
+    futureLost,
+    lost,
+    counterfactual: counterfactualReasons.length > 0,
+    floor: floor.total,
+    summaryTokens,
+    source: point.source,
+    ...(point.line === undefined ? {} : { line: point.line }),
+    ...(point.missing ? { summaryMissing: true as const } : {}),
+    lostKinds,
+    counterfactualReasons,
+    tokens,
+    ...decisionFields(plan),
+  }
+}
+
+/** The compactions a compactor at `slot` and the high-water mark would have run, each planned at `slot`. */
+function auditCuts(transcript: Transcript, options: AuditOptions): CutAudit[] {
+  const { messages } = transcript
+  const slot = options.slot ?? 2000
+  const tokens = messages.map((message) => messageTokens(message, options.tokenizer))
+  const cuts = highWaterCuts(messages, {
+    tokens,
+    pairs: transcript.pairs,
+    slot,
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+    ...(options.highWaterMark === undefined ? {} : { highWaterMark: options.highWaterMark }),
+    ...(options.compactFraction === undefined ? {} : { compactFraction: options.compactFraction }),
+  })
+  return cuts.map((cut) => {
+    const segment = messages.slice(cut.start, cut.end)
+    const plan = planCompaction({ messages: segment, offset: cut.start, pairs: transcript.pairs, estimator: options.estimator, tokenizer: options.tokenizer }, { slot })
+    let segmentTokens = 0
+    for (let index = cut.start; index < cut.end; index++) segmentTokens += tokens[index]!
+    return { replaced: [cut.start, cut.end] as const, at: cut.at, tokens: segmentTokens, floor: plan.floor.total, ...decisionFields(plan) }
+  })
+}
+
+/**
+ * auditTranscript(transcript, options) = for each summary already in the transcript ({@link findSummaries}), the
+ * segment it replaced (previous summary included, to this one), its items (`options.estimator`), those the summary
+ * kept verbatim (exact substring), the lost ones the session used again before the next summary (first message of
+ * use), the counterfactual verdict, and the planner's decision at the summary's size; for a transcript without
+ * summaries, the high-water-mark compactions at `options.slot` and the planner's decision on each. Pure.
+ */
+export function auditTranscript(transcript: Transcript, options: AuditOptions): FileAudit {
+  const { messages } = transcript
+  const points = findSummaries(transcript)
+  const summaries = points.map((point, index) =>
+    auditSummary(transcript, point, index === 0 ? 0 : points[index - 1]!.message, points[index + 1]?.message ?? messages.length, options),
+  )
+  const cuts = points.length === 0 ? auditCuts(transcript, options) : []
+  return {
+    file: options.file ?? '<transcript>',
+    format: transcript.format,
+    summaries,
+    messages: messages.length,
+    cuts,
+    wouldCompact: cuts.filter((cut) => cut.decision === 'compact').length,
+    wouldSplit: cuts.filter((cut) => cut.decision === 'split').length,
+    wouldRefuse: cuts.filter((cut) => cut.decision === 'refuse').length,
+    ...(transcript.warnings && transcript.warnings.length > 0 ? { warnings: transcript.warnings } : {}),
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Sums the audits of many files into the report `floorguard audit --json` prints.
+ */
+import type { AuditReport, AuditTotals, FailedFile, FileAudit } from './types.js'
+
+/** What the walk counted besides the files it audited. */
+export interface AuditReportOptions {
+  readonly failed?: readonly FailedFile[]
+  /**
+   * Files a directory walk skipped as not transcripts.
+   * @default 0
+   */
+  readonly skipped?: number
+}
+
+/** auditTotals(files, options) = the sums over `files` (pooled survival and future-loss shares). */
+export function auditTotals(files: readonly FileAudit[], options: AuditReportOptions = {}): AuditTotals {
+  let bytes = 0
+  let summaries = 0
+  let items = 0
+  let survived = 0
+  let futureReferenced = 0
+  let futureLost = 0
+  let counterfactual = 0
+  let cuts = 0
+  let wouldCompact = 0
+  let wouldSplit = 0
+  let wouldRefuse = 0
+  for (const file of files) {
+    bytes += file.bytes ?? 0
+    cuts += file.cuts.length
+    wouldCompact += file.wouldCompact
+    wouldSplit += file.wouldSplit
+    wouldRefuse += file.wouldRefuse
+    for (const summary of file.summaries) {
+      summaries++
+      items += summary.items
+      survived += summary.survived
+      futureReferenced += summary.futureReferenced
+      futureLost += summary.futureLost
+      if (summary.counterfactual) counterfactual++
+    }
+  }
+  return {
+    files: files.length,
+    failed: options.failed?.length ?? 0,
+    skipped: options.skipped ?? 0,
+    bytes,
+    summaries,
+    items,
+    survived,
+    survival: items === 0 ? null : survived / items,
+    futureReferenced,
+    futureLost,
+    futureLostShare: futureReferenced === 0 ? null : futureLost / futureReferenced,
+    counterfactual,
+    cuts,
+    wouldCompact,
+    wouldSplit,
+    wouldRefuse,
+  }
+}
+
+/** auditReport(files, options) = `{ version: 1, files, totals, failed }`, files in the order given. */
+export function auditReport(files: readonly FileAudit[], options: AuditReportOptions = {}): AuditReport {
+  return { version: 1, files, totals: auditTotals(files, options), failed: options.failed ?? [] }
+}
