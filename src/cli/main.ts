@@ -35,6 +35,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "install or uninstall floorguard's compaction hooks in Claude Code, Codex or Gemini CLI",
     load: async () => (await import('./commands/hooks.js')).hooksCommand,
   },
+  report: {
+    summary: 'write a self-contained HTML report: timeline, plan, audit of existing summaries, items in their messages',
+    load: async () => (await import('./commands/report.js')).reportCommand,
+  },
 }
 
 /**

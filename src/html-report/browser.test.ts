@@ -1,0 +1,133 @@
+/**
+ * The report in a real browser: Debian's chromium driven by playwright-core, one launch for the file. Skipped with a
+ * message when /usr/bin/chromium is absent, except under CI (which installs it), where its absence fails.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { auditTranscript } from '../audit/audit.js'
+import { readChartJs } from '../cli/commands/report.js'
+import { createEstimator } from '../estimate/index.js'
+import { createTokenizer } from '../tokenize/index.js'
+import { injectionSession, INJECTIONS } from './__fixtures__/session.js'
+import { buildSessionReport } from './build.js'
+import { renderReportPage } from './render.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARTIFACTS = fileURLToPath(new URL('../../.artifacts/', import.meta.url))
+const available = existsSync(CHROMIUM)
+
+if (!available) {
+  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: CI installs Debian's chromium (.ci/run), so the browser tests must run there`)
+  console.warn(`html-report browser tests SKIPPED: ${CHROMIUM} is absent (apt-get install chromium to run them)`)
+}
+
+describe.skipIf(!available)('the report page in headless chromium', () => {
+  let folder = ''
+  let context: BrowserContext | undefined
+  let page: Page
+  const consoleErrors: string[] = []
+  const requests: string[] = []
+  const dialogs: string[] = []
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'floorguard-report-'))
+    const tokenizer = await createTokenizer('o200k_base')
+    const estimator = createEstimator({ name: 'full', tokenizer })
+    const transcript = injectionSession()
+    const audit = auditTranscript(transcript, { estimator, tokenizer, file: 'injection.json' })
+    const session = buildSessionReport(transcript, { file: 'injection <b>.json', estimator, tokenizer, audit })
+    const html = renderReportPage({ title: 'floorguard report: injection', generator: 'floorguard test', sessions: [session], skipped: [], overview: false }, { chartJs: readChartJs() })
+    const file = join(folder, 'report.html')
+    writeFileSync(file, html)
+
+    const { chromium } = await import('playwright-core')
+    context = await chromium.launchPersistentContext(join(folder, 'profile'), { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1360, height: 1000 } })
+    page = context.pages()[0] ?? (await context.newPage())
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text())
+    })
+    page.on('pageerror', (error) => consoleErrors.push(String(error)))
+    page.on('request', (request) => requests.push(request.url()))
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' })
+    await page.waitForSelector('html[data-ready="1"]', { timeout: 15_000 })
+  })
+
+  afterAll(async () => {
+    await context?.close()
+    if (folder) rmSync(folder, { recursive: true, force: true })
+  })
+
+  test('loads with no console errors and requests nothing but the file itself', () => {
+    expect(consoleErrors).toEqual([])
+    expect(requests.length).toBeGreaterThan(0)
+    expect(requests.filter((url) => !url.startsWith('file:') && !url.startsWith('data:'))).toEqual([])
+  })
+
+  test('the timeline chart is drawn (a Chart.js instance, and coloured pixels on its canvas)', async () => {
+    const drawn = await page.evaluate(`(() => {
+      const canvas = document.getElementById('s0-chart');
+      const chart = window.Chart && window.Chart.getChart(canvas);
+      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let coloured = 0;
+      for (let index = 0; index < pixels.length; index += 4) if (pixels[index + 3] > 0 && (pixels[index] < 240 || pixels[index + 2] < 240)) coloured++;
+      return { bars: chart ? chart.data.labels.length : 0, coloured };
+    })()`)
+    expect(drawn).toMatchObject({ bars: 37 })
+    expect((drawn as { coloured: number }).coloured).toBeGreaterThan(2000)
+  })
+
+  test('a kind filter hides and shows that kind\'s items, and only them', async () => {
+    const visible = (kind: string) =>
+      page.evaluate(`Array.from(document.querySelectorAll('#s0-items tr[data-kind]')).filter((row) => !row.hidden && (${JSON.stringify(kind)} === '*' || row.dataset.kind === ${JSON.stringify(kind)})).length`) as Promise<number>
+    const paths = await visible('path')
+    const all = await visible('*')
+    expect(paths).toBeGreaterThan(2)
+    await page.click('#s0-filters input[data-kind="path"]')
+    expect(await visible('path')).toBe(0)
+    expect(await visible('*')).toBe(all - paths)
+    expect(await page.evaluate(`document.querySelectorAll('#s0-messages mark.item.off[data-kind="path"]').length`)).toBeGreaterThan(0)
+    await page.click('#s0-filters input[data-kind="path"]')
+    expect(await visible('path')).toBe(paths)
+  })
+
+  test('an item link opens its message and lands on its highlight', async () => {
+    const target = await page.evaluate(`(() => {
+      const link = Array.from(document.querySelectorAll('#s0-items a.goto')).find((a) => a.closest('tr').dataset.kind === 'error');
+      link.click();
+      const mark = document.getElementById(link.dataset.goto);
+      return { tag: mark.tagName, open: mark.closest('details').open, text: mark.textContent };
+    })()`)
+    expect(target).toMatchObject({ tag: 'MARK', open: true, text: expect.stringContaining('No space left on device') })
+  })
+
+  test('markup in the transcript stays text: no dialog, no script ran, no element from content', async () => {
+    expect(dialogs).toEqual([])
+    const state = await page.evaluate(`({
+      pwned: window.__pwned === undefined ? null : String(window.__pwned),
+      images: document.querySelectorAll('img').length,
+      scripts: document.querySelectorAll('script').length,
+      bold: document.querySelectorAll('main b').length,
+      text: document.getElementById('s0-messages').textContent,
+      title: document.querySelector('section.session h2').textContent,
+    })`)
+    expect(state).toMatchObject({ pwned: null, images: 0, scripts: 3, bold: 0, title: 'injection <b>.json' })
+    const text = (state as { text: string }).text
+    for (const injection of [INJECTIONS.script, INJECTIONS.image, INJECTIONS.closing]) expect(text).toContain(injection)
+  })
+
+  test('a screenshot is kept as an artifact', async () => {
+    mkdirSync(ARTIFACTS, { recursive: true })
+    await page.evaluate('window.scrollTo(0, 0)')
+    const png = await page.screenshot({ path: join(ARTIFACTS, 'report.png'), fullPage: false })
+    expect(png.length).toBeGreaterThan(10_000)
+  })
+})
