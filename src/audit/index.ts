@@ -3,8 +3,9 @@
  * again, and what floorguard would have decided.
  */
 export { auditTranscript, argumentStrings, referencePieces } from './audit.js'
-export { auditLogRecords, isAuditLogHead, type AuditLogOptions } from './audit-log.js'
+export { AUDIT_LOG_FORMAT, auditLogRecords, isAuditLogHead, type AuditLogOptions } from './audit-log.js'
 export { allowedBoundaries, highWaterCuts, type HighWaterCut, type HighWaterCutOptions } from './cuts.js'
+export { isOpenCodeExportHead, OPENCODE_FORMAT, readOpenCodeExport } from './opencode.js'
 export { findSummaries, summaryOf, STATE_BLOCK_PREFIX, type SummaryPoint } from './summaries.js'
 export { auditReport, auditTotals, type AuditReportOptions } from './totals.js'
 export type * from './types.js'
