@@ -125,9 +125,9 @@ export interface Compactor {
 export interface CompactorStats {
   /** `maybeCompact` calls so far. */
   readonly calls: number
-  /** Messages whose tokens the cache holds (live message objects seen). */
+  /** Messages of the last call whose tokens (and copy) came from the cache. */
   readonly cachedMessages: number
-  /** Messages whose tokens had to be computed (a new object, or a known object whose content changed). */
+  /** Messages of the last call that had to be computed: a new object, or a known object whose content changed. */
   readonly computedMessages: number
 }
 
@@ -208,7 +208,7 @@ export type CompactorEvent =
   | (EventBase & {
       readonly type: 'plan-end'
       readonly decision: 'compact' | 'split' | 'refuse'
-      /** Floor of the selected segment (0 when the floor check is off). */
+      /** Floor of the planned segment (computed for the record even when the floor check is off). */
       readonly floor: number
       readonly slot: number
       /** The ranges each summary will replace (empty on a refusal). */
@@ -244,10 +244,12 @@ export type CompactorEvent =
       readonly kind: 'compacted' | 'split' | 'refused'
       readonly contextTokensBefore: number
       readonly contextTokensAfter: number
-      /** accept-risk only: every must-keep item the summaries do not hold verbatim. */
+      /** accept-risk and unverified runs (`checks.verify: false`): every must-keep item the summaries do not hold verbatim. */
       readonly lost?: readonly EventItem[]
       /** other-segment only: the messages whose tool output was masked. */
       readonly masked?: readonly number[]
+      /** The selection's messages were compacted (or refused) by an earlier call and its outcome was reused. */
+      readonly replayed?: boolean
     })
 
 /** The `type` of a {@link CompactorEvent}. */
