@@ -39,6 +39,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'write a self-contained HTML report: timeline, plan, audit of existing summaries, items in their messages',
     load: async () => (await import('./commands/report.js')).reportCommand,
   },
+  audit: {
+    summary: 'audit the compaction summaries already in transcripts: what survived, what was needed again',
+    load: async () => (await import('./commands/audit.js')).auditCommand,
+  },
 }
 
 /**

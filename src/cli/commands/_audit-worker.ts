@@ -1,0 +1,84 @@
+/**
+ * One `floorguard audit` worker thread: audits one file at a time (the only file it holds) and posts the result back.
+ * The tokenizer and the estimator are made once per worker; the rank table is the costly part of either.
+ */
+import { stat } from 'node:fs/promises'
+import { parentPort, workerData } from 'node:worker_threads'
+import { auditLogRecords, isAuditLogHead } from '../../audit/audit-log.js'
+import { auditTranscript } from '../../audit/audit.js'
+import { isOpenCodeExportHead, readOpenCodeExport } from '../../audit/opencode.js'
+import type { FileAudit } from '../../audit/types.js'
+import { createEstimator } from '../../estimate/index.js'
+import { FloorguardError } from '../../errors.js'
+import { createTokenizer } from '../../tokenize/index.js'
+import { readTranscript } from '../../transcript/read.js'
+import { sourceFromFile } from '../source.js'
+
+/** What the command tells every worker once. */
+export interface AuditWorkerSettings {
+  readonly slot: number
+  readonly lenient: boolean
+}
+
+/** One file to audit. `open` is the path to open, `file` the name to report. */
+export interface AuditJob {
+  readonly id: number
+  readonly open: string
+  readonly file: string
+  /** Named on the command line: audited whatever it is. Found by a walk: plain text or an undetectable format is skipped. */
+  readonly explicit: boolean
+}
+
+/** A worker's answer for one job. */
+export type AuditJobResult =
+  | { readonly id: number; readonly kind: 'audit'; readonly audit: FileAudit }
+  | { readonly id: number; readonly kind: 'skip'; readonly reason: string }
+  | { readonly id: number; readonly kind: 'fail'; readonly error: string; readonly internal: boolean; readonly stack?: string }
+
+/** Format detection's refusals all end by asking for `--format`: in a walk they mean "not a transcript". */
+function isDetectionFailure(error: unknown): boolean {
+  return FloorguardError.is(error) && error.code === 'invalid-input' && error.message.includes('pass --format')
+}
+
+/** Audits one file: a hooks' audit log by its first record, otherwise a transcript of any detected format. */
+export async function auditFile(job: AuditJob, settings: AuditWorkerSettings, tools: Awaited<ReturnType<typeof makeTools>>): Promise<AuditJobResult> {
+  try {
+    const bytes = (await stat(job.open)).size
+    const source = await sourceFromFile(job.open)
+    const named = { ...source, name: job.file }
+    if (isAuditLogHead(source.head)) return { id: job.id, kind: 'audit', audit: { ...auditLogRecords(await source.text(), { file: job.file }), bytes } }
+    let transcript
+    try {
+      transcript = isOpenCodeExportHead(source.head)
+        ? readOpenCodeExport(await source.text(), job.file)
+        : await readTranscript(named, { format: 'auto', lenient: settings.lenient, keepSource: false })
+    } catch (error) {
+      if (!job.explicit && isDetectionFailure(error)) return { id: job.id, kind: 'skip', reason: 'no transcript format detected' }
+      throw error
+    }
+    if (!job.explicit && transcript.format === 'text') return { id: job.id, kind: 'skip', reason: 'plain text' }
+    const audit = auditTranscript(transcript, { estimator: tools.estimator, tokenizer: tools.tokenizer, slot: settings.slot, file: job.file })
+    return { id: job.id, kind: 'audit', audit: { ...audit, bytes } }
+  } catch (error) {
+    const known = FloorguardError.is(error)
+    const message = error instanceof Error ? error.message : String(error)
+    // A known error already names the file (its location); anything else gets the file in front.
+    const line = known ? (message.includes(job.file) ? message : `${job.file}: ${message}`) : `${job.file}: internal error: ${message}`
+    return { id: job.id, kind: 'fail', error: line, internal: !known, ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) }
+  }
+}
+
+/** The tokenizer and `full` estimator a worker keeps for all its files. */
+export async function makeTools(): Promise<{ tokenizer: Awaited<ReturnType<typeof createTokenizer>>; estimator: ReturnType<typeof createEstimator> }> {
+  const tokenizer = await createTokenizer('o200k_base')
+  return { tokenizer, estimator: createEstimator({ name: 'full', tokenizer }) }
+}
+
+if (parentPort) {
+  const port = parentPort
+  const settings = workerData as AuditWorkerSettings
+  const tools = makeTools()
+  port.on('message', (job: AuditJob) => {
+    void tools.then((ready) => auditFile(job, settings, ready)).then((result) => port.postMessage(result))
+  })
+}

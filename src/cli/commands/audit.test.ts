@@ -1,0 +1,132 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BIN, REPO } from '../_test-io.js'
+
+// `floorguard audit` as a process over dist/ (its files run on worker threads, which load the compiled worker).
+// Skipped, visibly, when dist/ is missing or older than the audit's sources (`npm run build` first).
+const BUILT = join(REPO, 'dist', 'cli', 'commands', '_audit-worker.js')
+
+function builtIsFresh(): boolean {
+  if (!existsSync(BUILT)) return false
+  const sources = [join(REPO, 'src', 'cli', 'commands', 'audit.ts'), join(REPO, 'src', 'cli', 'commands', '_audit-worker.ts')]
+  for (const name of readdirSync(join(REPO, 'src', 'audit'))) if (name.endsWith('.ts') && !name.endsWith('.test.ts')) sources.push(join(REPO, 'src', 'audit', name))
+  return statSync(BUILT).mtimeMs >= Math.max(...sources.map((path) => statSync(path).mtimeMs))
+}
+
+const fresh = builtIsFresh()
+if (!fresh) console.log('audit.test.ts: skipping the audit process runs, dist/ is missing or older than src/audit (npm run build)')
+
+const lines = (records: readonly unknown[]) => `${records.map((record) => JSON.stringify(record)).join('\n')}\n`
+const CONTINUATION = 'This session is being continued from a previous conversation that ran out of context. Summary: we edited src/app.ts.'
+const engram = (role: string, content: unknown) => ({ timestamp: '2026-03-09T02:10:00Z', role, content })
+
+let work: string
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'floorguard-audit-cli-'))
+  const logs = join(work, 'logs')
+  mkdirSync(join(logs, 'project-b'), { recursive: true })
+  writeFileSync(
+    join(logs, 'a-session.jsonl'),
+    lines([
+      engram('user', { type: 'text', text: 'Fix src/app.ts; never touch config/prod.yaml. Pin numpy==1.26.4.' }),
+      engram('assistant', { type: 'tool_use', tool_name: 'Bash', tool_id: 't1', input: { command: 'pytest tests/test_app.py -x' } }),
+      engram('tool', { type: 'tool_result', tool_id: 't1', output: 'ModuleNotFoundError: No module named yaml', is_error: true }),
+      engram('user', { type: 'text', text: CONTINUATION }),
+      engram('user', { type: 'text', text: 'Is config/prod.yaml still untouched? Keep numpy==1.26.4.' }),
+      // A long tail, so this first file finishes last with --jobs 2 and the report's order is put to the test.
+      ...Array.from({ length: 1500 }, (_, index) =>
+        engram(index % 2 === 0 ? 'assistant' : 'user', { type: 'text', text: `Step ${index}: looked at src/part${index}.ts and docs/page${index}.md, all fine.` }),
+      ),
+    ]),
+  )
+  writeFileSync(
+    join(logs, 'project-b', 'rollout.jsonl'),
+    lines([
+      { timestamp: 't', type: 'session_meta', payload: { id: 's', cwd: '/tmp', cli_version: '0.46.0' } },
+      { timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Rename FOO_LIMIT in src/limits.rs.' }] } },
+      { timestamp: 't', type: 'compacted', payload: { message: 'Renamed it.' } },
+      { timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Check src/limits.rs.' }] } },
+    ]),
+  )
+  writeFileSync(join(logs, 'project-b', 'chat.json'), JSON.stringify([{ role: 'user', content: 'Fix src/app.ts.' }, { role: 'assistant', content: 'Done.' }]))
+  writeFileSync(join(logs, 'notes.txt'), 'not a transcript by name\n')
+  writeFileSync(join(logs, 'package.json'), JSON.stringify({ name: 'x', version: '1.0.0' }))
+  writeFileSync(join(logs, 'README.md'), '# notes\n\nplain text, found by the walk\n')
+  writeFileSync(join(work, 'broken.jsonl'), `${JSON.stringify(engram('user', { type: 'text', text: 'hi' }))}\n{"timestamp": "t", "role": "user", "content": 7}\n`)
+})
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+/** Runs `floorguard audit ARGS` as a process (killed after 60 s: a bound on a hang, not a timing assertion). */
+function audit(args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, 'audit', ...args], { cwd: work, encoding: 'utf8', timeout: 60_000 })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+describe.skipIf(!fresh)('floorguard audit as a process', () => {
+  it('--json prints one object with exactly the contract keys; a directory is walked and non-transcripts are skipped quietly', () => {
+    const { code, stdout, stderr } = audit(['logs', '--json', '--jobs', '2'])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(Object.keys(report)).toEqual(['version', 'files', 'totals', 'failed'])
+    expect(report.version).toBe(1)
+    expect(report.files.map((file: { file: string; format: string }) => [file.file, file.format])).toEqual([
+      ['logs/a-session.jsonl', 'claude-code'],
+      ['logs/project-b/chat.json', 'openai'],
+      ['logs/project-b/rollout.jsonl', 'codex'],
+    ])
+    for (const file of report.files) {
+      for (const key of ['file', 'format', 'summaries', 'wouldSplit', 'wouldRefuse']) expect(file).toHaveProperty(key)
+      for (const summary of file.summaries) {
+        for (const key of ['message', 'replaced', 'items', 'survived', 'survival', 'futureReferenced', 'futureLost', 'lost', 'counterfactual', 'floor', 'summaryTokens']) expect(summary).toHaveProperty(key)
+        for (const item of summary.lost) expect(Object.keys(item).sort()).toEqual(['kind', 'text', 'usedAgainAt'])
+      }
+    }
+    const [session] = report.files[0].summaries
+    expect(session).toMatchObject({ message: 3, replaced: [0, 3], counterfactual: true })
+    expect(session.lost.find((item: { text: string }) => item.text === 'numpy==1.26.4')).toEqual({ kind: 'version', text: 'numpy==1.26.4', usedAgainAt: 4 })
+    expect(report.totals).toMatchObject({ files: 3, failed: 0, skipped: 3, summaries: 2 })
+  })
+
+  it('--jobs 1 and --jobs 2 print the same report', () => {
+    const one = audit(['logs', 'broken.jsonl', '--json', '--jobs', '1'])
+    const two = audit(['logs', 'broken.jsonl', '--json', '--jobs', '2'])
+    expect(one.code).toBe(2)
+    expect(two.stdout).toBe(one.stdout)
+    expect(two.stderr).toBe(one.stderr)
+  })
+
+  it('a bad file: one line naming it and what was expected, the others still audited, exit 2, no stack trace', () => {
+    const { code, stdout, stderr } = audit(['broken.jsonl', 'logs'])
+    expect(code).toBe(2)
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(stderr).toMatch(/^floorguard audit: broken\.jsonl:2: .*expected/)
+    expect(stderr).not.toMatch(/\n\s+at /)
+    expect(stdout).toContain('logs/a-session.jsonl')
+    expect(stdout).toContain('3 files audited')
+  })
+
+  it('bad usage and a missing path exit 2 with one line', () => {
+    expect(audit([])).toMatchObject({ code: 2, stdout: '' })
+    const jobs = audit(['logs', '--jobs', '0'])
+    expect(jobs.code).toBe(2)
+    expect(jobs.stderr).toMatch(/^floorguard audit: --jobs: expected a positive integer/)
+    const missing = audit(['nowhere.jsonl', 'logs', '--json'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toBe('floorguard audit: nowhere.jsonl: expected a file or a directory, got no such file or directory\n')
+    expect(JSON.parse(missing.stdout).failed).toHaveLength(1)
+  })
+
+  it('a reader that closes standard output ends the audit quietly', async () => {
+    const child = spawn(process.execPath, [BIN, 'audit', 'logs', '--json', '--jobs', '1'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.destroy()
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    const code = await new Promise<number | null>((done) => child.on('close', done))
+    expect(stderr).toBe('')
+    expect(code).toBe(141)
+  })
+})
