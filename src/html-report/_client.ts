@@ -242,7 +242,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     }
     var markers = [];
     session.compactions.forEach(function (compaction) {
-      var survival = compaction.audit && compaction.audit.survival !== null ? ' ' + Math.round(compaction.audit.survival * 100) + '% kept' : '';
+      var survival = compaction.audit && compaction.audit.survival !== null ? ' ' + (compaction.audit.survival * 100).toFixed(1) + '% kept' : '';
       markers.push({ bin: Math.floor(compaction.message / binSize), color: '#c92a2a', label: 'summary #' + compaction.message + survival });
     });
     session.cuts.forEach(function (cut) {
@@ -277,7 +277,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
             ticks: { callback: function (value) { var exponent = Math.log10(value); return Math.abs(exponent - Math.round(exponent)) < 1e-9 ? shortTokens(value) : ''; } } }
         },
         plugins: {
-          legend: { position: 'bottom', labels: { boxWidth: 14, usePointStyle: false } },
+          legend: { position: 'bottom', labels: { boxWidth: 14, sort: function (a, b) { return a.datasetIndex - b.datasetIndex; } } },
           tooltip: { callbacks: { title: function (items) { return items.length ? 'messages ' + labels[items[0].dataIndex] : ''; } } }
         },
         onClick: function (event, elements) {
@@ -346,12 +346,52 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     });
   }
 
-  (DATA.sessions || []).forEach(function (session) {
-    renderItems(session);
-    renderMessages(session);
-    wireFilters(session);
-    renderTimeline(session);
+  var timings = [];
+  window.floorguardTimings = timings;
+  var rendered = {};
+  function timed(name, session, step) {
+    var started = performance.now();
+    step(session);
+    timings.push({ step: name, session: session.id, ms: Math.round(performance.now() - started) });
+  }
+  function renderSession(session) {
+    if (rendered[session.id]) return;
+    rendered[session.id] = true;
+    // The chart first: Chart.js measures its container, which lays the page out; before the message list exists that is cheap.
+    timed('timeline', session, renderTimeline);
+    timed('items', session, renderItems);
+    timed('messages', session, renderMessages);
+    timed('filters', session, wireFilters);
+    var section = document.getElementById(session.id);
+    if (section) section.setAttribute('data-rendered', '1');
+  }
+  var sessions = DATA.sessions || [];
+  var byId = {};
+  sessions.forEach(function (session) {
+    byId[session.id] = session;
   });
+  // A page of many sessions draws each one as it nears the viewport (a directory of hundreds stays quick to open);
+  // the first one, and the one a link points into, are drawn at once.
+  var wanted = location.hash.length > 1 ? /^s[0-9]+/.exec(decodeURIComponent(location.hash.slice(1))) : null;
+  if (sessions.length > 0) renderSession(wanted && byId[wanted[0]] ? byId[wanted[0]] : sessions[0]);
+  if (typeof IntersectionObserver === 'function') {
+    var observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (!entry.isIntersecting || !byId[entry.target.id]) return;
+        observer.unobserve(entry.target);
+        renderSession(byId[entry.target.id]);
+      });
+    }, { rootMargin: '800px 0px' });
+    sessions.forEach(function (session) {
+      var section = document.getElementById(session.id);
+      if (section && !rendered[session.id]) observer.observe(section);
+    });
+  } else sessions.forEach(renderSession);
+  document.addEventListener('click', function (event) {
+    var anchor = event.target && event.target.closest ? event.target.closest('a[href^="#s"]') : null;
+    var match = anchor ? /^#(s[0-9]+)/.exec(anchor.getAttribute('href')) : null;
+    if (match && byId[match[1]]) renderSession(byId[match[1]]);
+  }, true);
   renderCharts(DATA.charts || []);
   if (location.hash.length > 1) goto(decodeURIComponent(location.hash.slice(1)));
   document.documentElement.setAttribute('data-ready', '1');

@@ -48,6 +48,8 @@ section.session:first-of-type { border-top: 0; margin-top: 0; }
 .decision.refuse { background: var(--bad); }
 .chart-box { position: relative; height: 340px; border: 1px solid var(--line); border-radius: 8px; padding: 8px; background: #fff; }
 .chart-box.small { height: 280px; }
+.nowrap { white-space: nowrap; }
+table.overview td:nth-child(2) { white-space: nowrap; }
 .note, .legend-note { color: var(--muted); font-size: 12.5px; }
 table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -65,7 +67,7 @@ tr:nth-child(even) td { background: #fcfcfd; }
 .filters button { border: 1px solid var(--line); background: var(--panel); border-radius: 14px; padding: 2px 10px; cursor: pointer; font: inherit; font-size: 12.5px; }
 .filter-count { color: var(--muted); font-size: 12.5px; margin-left: 6px; }
 .messages { display: flex; flex-direction: column; gap: 6px; }
-details.message { border: 1px solid var(--line); border-left: 4px solid #adb5bd; border-radius: 6px; background: #fff; }
+details.message { content-visibility: auto; contain-intrinsic-size: auto 34px; border: 1px solid var(--line); border-left: 4px solid #adb5bd; border-radius: 6px; background: #fff; }
 details.message.role-user { border-left-color: #1c7ed6; }
 details.message.role-assistant { border-left-color: #37b24d; }
 details.message.role-tool { border-left-color: #f59f00; }

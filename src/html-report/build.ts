@@ -1,6 +1,7 @@
 import { checkTranscript } from '../check/index.js'
 import { describeOption } from '../plan/compaction-floor-error.js'
 import type { CompactionPlan } from '../plan/types.js'
+import { clip } from '../report/_text.js'
 import { describePlan } from '../report/plan.js'
 import type { FloorEstimatorV1, FloorItem } from '../spec/estimator.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
@@ -236,7 +237,7 @@ function planOf(plan: CompactionPlan): ReportPlan {
     [...list]
       .sort((a, b) => b.tokens - a.tokens)
       .slice(0, 5)
-      .map(({ kind, text, tokens, message }) => ({ kind, text: text.length > 300 ? `${text.slice(0, 300)}…` : text, tokens, message }))
+      .map(({ kind, text, tokens, message }) => ({ kind, text: clip(text, 160), tokens, message }))
   switch (plan.kind) {
     case 'compact':
       return { ...head, message: decision, rows: [], options: [], state }

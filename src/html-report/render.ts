@@ -90,7 +90,13 @@ export function percent(value: number | null | undefined): string {
 export function table(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | { readonly html: string; readonly num?: boolean }>>, className = ''): string {
   const cell = (value: string | number | { readonly html: string; readonly num?: boolean }): string =>
     typeof value === 'number' ? `<td class="num">${number(value)}</td>` : typeof value === 'string' ? `<td>${h(value)}</td>` : `<td${value.num ? ' class="num"' : ''}>${value.html}</td>`
-  return `<table${className ? ` class="${h(className)}"` : ''}><thead><tr>${header.map((name) => `<th>${h(name)}</th>`).join('')}</tr></thead><tbody>${rows
+  const numeric = header.map((_, column) =>
+    rows.some((row) => {
+      const value = row[column]
+      return typeof value === 'number' || (typeof value === 'object' && value.num === true)
+    }),
+  )
+  return `<table${className ? ` class="${h(className)}"` : ''}><thead><tr>${header.map((name, column) => `<th${numeric[column] ? ' class="num"' : ''}>${h(name)}</th>`).join('')}</tr></thead><tbody>${rows
     .map((row) => `<tr>${row.map(cell).join('')}</tr>`)
     .join('')}</tbody></table>`
 }
@@ -109,12 +115,32 @@ function decisionBadge(kind: string): string {
   return `<span class="decision${known ? ` ${kind}` : ''}">${h(kind.toUpperCase())}</span>`
 }
 
+/** plural(3, 'message') = `3 messages`; plural(1, 'message') = `1 message`. */
+function plural(count: number, noun: string): string {
+  return `${number(count)} ${noun}${count === 1 ? '' : 's'}`
+}
+
+/** Text that must not wrap (a badge with its number). */
+function nowrap(html: string): string {
+  return `<span class="nowrap">${html}</span>`
+}
+
 function card(label: string, value: string, detail = ''): string {
   return `<div class="card"><div class="label">${h(label)}</div><div class="value">${value}</div>${detail ? `<div class="detail">${detail}</div>` : ''}</div>`
 }
 
 /** Pooled survival over a session's audited summaries: Σ survived / Σ items, or null. */
-export function pooledSurvival(session: SessionReport): { survived: number; items: number; share: number | null; counterfactual: number; audited: number } {
+export function pooledSurvival(session: SessionReport): {
+  survived: number
+  items: number
+  share: number | null
+  counterfactual: number
+  audited: number
+  futureReferenced: number
+  futureLost: number
+} {
+  let futureReferenced = 0
+  let futureLost = 0
   let survived = 0
   let items = 0
   let counterfactual = 0
@@ -125,8 +151,10 @@ export function pooledSurvival(session: SessionReport): { survived: number; item
     survived += compaction.audit.survived
     items += compaction.audit.items
     if (compaction.audit.counterfactual) counterfactual++
+    futureReferenced += compaction.audit.futureReferenced
+    futureLost += compaction.audit.futureLost
   }
-  return { survived, items, share: items === 0 ? null : survived / items, counterfactual, audited }
+  return { survived, items, share: items === 0 ? null : survived / items, counterfactual, audited, futureReferenced, futureLost }
 }
 
 function itemsSection(session: SessionReport): string {
@@ -179,8 +207,8 @@ function planRows(session: SessionReport, plan: ReportPlan): string {
     split ? ['part', 'messages', 'floor', 'slot', 'tokens', 'items', 'largest items'] : ['unit', 'messages', 'floor', 'largest items'],
     plan.rows.map((row) =>
       split
-        ? [row.kind, { html: rangeLinks(session, row.range) }, row.floor, row.slot ?? 0, row.tokens ?? 0, row.itemCount ?? 0, { html: items(row) }]
-        : [row.label ? `${row.kind} (${row.label})` : row.kind, { html: rangeLinks(session, row.range) }, row.floor, { html: items(row) }],
+        ? [{ html: nowrap(h(row.kind)) }, { html: nowrap(rangeLinks(session, row.range)) }, row.floor, row.slot ?? 0, row.tokens ?? 0, row.itemCount ?? 0, { html: items(row) }]
+        : [row.label ? `${row.kind} (${row.label})` : row.kind, { html: nowrap(rangeLinks(session, row.range)) }, row.floor, { html: items(row) }],
     ),
     'plan-rows',
   )
@@ -267,7 +295,7 @@ export function renderSession(session: SessionReport): string {
       : ''
   return `<section class="session" id="${h(session.id)}">
 <h2>${h(session.file)}</h2>
-<p class="meta">${h(session.format)} · ${number(session.messageCount)} messages · ${number(session.tokens)} tokens (${h(session.tokenizer)}) · estimator ${h(session.estimator)}</p>
+<p class="meta">${h(session.format)} · ${plural(session.messageCount, 'message')} · ${number(session.tokens)} tokens (${h(session.tokenizer)}) · estimator ${h(session.estimator)}</p>
 ${warnings}
 <div class="cards">
 ${card('messages', number(session.messageCount), `${number(session.tokens)} tokens`)}
@@ -299,16 +327,17 @@ export function renderOverview(document: ReportDocument): string {
       session.tokens,
       session.compactions.length,
       { html: pooled.share === null ? '—' : `${percent(pooled.share)} <span class="note">(${number(pooled.survived)}/${number(pooled.items)})</span>`, num: true },
-      pooled.audited > 0 ? pooled.counterfactual : '—',
-      { html: session.plan ? `${decisionBadge(session.plan.kind)} <span class="note">floor ${number(session.plan.floor.total)}</span>` : '—' },
+      { html: pooled.audited > 0 ? number(pooled.counterfactual) : '—', num: true },
+      { html: pooled.audited > 0 ? `${number(pooled.futureLost)} of ${number(pooled.futureReferenced)}` : '—', num: true },
+      { html: session.plan ? `${decisionBadge(session.plan.kind)} <span class="note nowrap">floor ${number(session.plan.floor.total)}</span>` : '—' },
     ]
   })
   const skipped =
     document.skipped.length > 0
       ? `<details class="lost"><summary>${number(document.skipped.length)} files not read</summary>${table(['file', 'why'], document.skipped.map((file) => [file.file, file.reason]))}</details>`
       : ''
-  return `<section class="overview" id="overview"><h2>Overview <span class="sub">· ${number(document.sessions.length)} sessions</span></h2>
-${table(['file', 'format', 'messages', 'tokens', 'summaries', 'survival', 'counterfactuals', 'plan'], rows, 'overview')}
+  return `<section class="overview" id="overview"><h2>Overview <span class="sub">· ${plural(document.sessions.length, 'session')}; survival pools the items of every audited summary</span></h2>
+${table(['file', 'format', 'messages', 'tokens', 'summaries', 'survival', 'counterfactuals', 'lost (of used again)', 'plan'], rows, 'overview')}
 ${skipped}</section>`
 }
 
@@ -333,7 +362,7 @@ export function renderReportPage(document: ReportDocument, options: RenderReport
   const body = [document.overview ? renderOverview(document) : '', ...document.sessions.map(renderSession)].join('\n')
   const subtitle =
     document.sessions.length === 1 && !document.overview
-      ? `${document.sessions[0]!.format} · ${number(document.sessions[0]!.messageCount)} messages`
-      : `${number(document.sessions.length)} sessions${document.skipped.length > 0 ? `, ${number(document.skipped.length)} files not read` : ''}`
+      ? `${document.sessions[0]!.format} · ${plural(document.sessions[0]!.messageCount, 'message')}`
+      : `${plural(document.sessions.length, 'session')}${document.skipped.length > 0 ? `, ${number(document.skipped.length)} files not read` : ''}`
   return renderPage({ title: document.title, subtitle, generator: document.generator, body, data: { sessions: document.sessions.map(clientSession) }, chartJs: options.chartJs })
 }

@@ -157,7 +157,7 @@ export const reportCommand: CliCommand = {
     } else {
       sessions.push(await sessionOf(path, input, 's0', settings, 2_000_000, io))
     }
-    const title = typeof values.title === 'string' ? values.title : `floorguard report: ${input}`
+    const title = typeof values.title === 'string' ? values.title : `floorguard report: ${basename(path) || input}`
     const html = renderReportPage({ title, generator: generator(), sessions, skipped, overview: info.isDirectory() }, { chartJs: readChartJs() })
     const bytes = Buffer.from(html, 'utf8')
     await writeOutput(target, bytes, io)

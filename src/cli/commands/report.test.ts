@@ -1,0 +1,67 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCaptured } from '../_test-io.js'
+
+const example = JSON.parse(readFileSync(new URL('../../../examples/turn-412-record.openai.json', import.meta.url), 'utf8')) as { messages: Array<{ role: string; content: string }> }
+
+describe('floorguard report', () => {
+  let folder = ''
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'floorguard-report-cli-'))
+    writeFileSync(join(folder, 'session.json'), JSON.stringify(example))
+    mkdirSync(join(folder, 'logs', 'nested'), { recursive: true })
+    writeFileSync(join(folder, 'logs', 'a.json'), JSON.stringify(example))
+    writeFileSync(join(folder, 'logs', 'nested', 'b.json'), JSON.stringify({ messages: [{ role: 'user', content: '<script>alert(1)</script> see /srv/x.py' }] }))
+    writeFileSync(join(folder, 'logs', 'broken.json'), '{"messages": [')
+    writeFileSync(join(folder, 'logs', 'image.png'), 'not looked at')
+  })
+  afterAll(() => rmSync(folder, { recursive: true, force: true }))
+
+  it('writes report.html in the current directory by default, one line on stderr', async () => {
+    const { code, stdout, stderr } = await runCaptured(['report', 'session.json'], { cwd: folder })
+    expect(code).toBe(0)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(/^floorguard report: wrote report\.html \(\d+ KB; 1 session\)\n$/)
+    const html = readFileSync(join(folder, 'report.html'), 'utf8')
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true)
+    expect(html).toContain('<title>floorguard report: session.json</title>')
+    expect(html).not.toContain('id="overview"')
+  })
+
+  it('-o - writes the page to standard output', async () => {
+    const { code, stdout } = await runCaptured(['report', 'session.json', '-o', '-', '--slot', '600'], { cwd: folder })
+    expect(code).toBe(0)
+    expect(stdout).toContain('<span class="decision refuse">REFUSE</span>')
+  })
+
+  it('a directory: one page with an overview of its transcripts, the unreadable ones listed, other files not looked at', async () => {
+    const { code, stderr } = await runCaptured(['report', 'logs', '-o', 'all.html'], { cwd: folder })
+    expect(code).toBe(0)
+    expect(stderr).toContain('2 sessions, 1 files not read')
+    const html = readFileSync(join(folder, 'all.html'), 'utf8')
+    expect(html).toContain('<td><a href="#s0">a.json</a></td>')
+    expect(html).toContain('<td><a href="#s1">nested/b.json</a></td>')
+    expect(html).toContain('<td>broken.json</td>')
+    expect(html).not.toContain('image.png')
+    expect(html).not.toContain('<script>alert(1)')
+  })
+
+  it('bad input and bad usage: one line, exit 2, nothing written', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['report', 'missing.json', '-o', 'x.html'], /^floorguard report: missing\.json: expected a transcript file or a directory, got ENOENT\n$/],
+      [['report', 'logs/broken.json', '-o', 'x.html'], /^floorguard report: .*broken\.json.*\n$/],
+      [['report', 'session.json', '-o', 'logs'], /^floorguard report: -o logs: is a directory; give a file name\n$/],
+      [['report', 'session.json', '--slot', 'many', '-o', 'x.html'], /^floorguard report: --slot: expected a positive integer, got "many"\n$/],
+      [['report', '-o', 'x.html'], /^floorguard report: expected one FILE or DIR, got none\n$/],
+    ]
+    for (const [args, message] of cases) {
+      const { code, stderr } = await runCaptured(args, { cwd: folder })
+      expect([args.join(' '), code]).toEqual([args.join(' '), 2])
+      expect(stderr).toMatch(message)
+    }
+    expect(existsSync(join(folder, 'x.html'))).toBe(false)
+    expect(statSync(join(folder, 'logs')).isDirectory()).toBe(true)
+  })
+})
