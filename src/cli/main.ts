@@ -43,6 +43,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'audit the compaction summaries already in transcripts: what survived, what was needed again',
     load: async () => (await import('./commands/audit.js')).auditCommand,
   },
+  demo: {
+    summary: "simulate the record's turn-412 failure: a naive compactor against floorguard, side by side",
+    load: async () => (await import('./commands/demo.js')).demoCommand,
+  },
 }
 
 /**
