@@ -137,6 +137,8 @@ try {
   if (wanted('plan')) results.benches.plan = childBench('plan.js')
   if (wanted('jsonl')) results.benches.jsonl = childBench('jsonl.js')
   if (wanted('whole')) results.benches.whole = await whole({ skip64: flags.includes('--skip-64') })
+  // A 1 GB directory: run only when named (`npm run bench audit`).
+  if (only.includes('audit')) results.benches.audit = childBench('audit.js')
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

@@ -1,7 +1,8 @@
 /**
- * Where a set of texts first occurs in a stream of later text: one Aho–Corasick automaton over the texts, one pass
- * over the stream. Replaces `texts × pieces` calls to `indexOf` (a summary's segment holds thousands of items and the
- * rest of a session megabytes of text).
+ * Where a set of texts first occurs in a stream of later text: one Aho–Corasick automaton over the texts (edges in
+ * typed arrays: a table for the root, an open-addressing table for the rest), one pass over the stream. Replaces
+ * `texts × pieces` calls to `indexOf` (a summary's segment holds thousands of items and the rest of a session
+ * megabytes of text). The automaton has at most one node per unit of the texts, which are a segment's items.
  */
 
 /** One piece of text to search, and the message it belongs to. A match never spans two pieces. */
@@ -10,122 +11,145 @@ export interface SearchPiece {
   readonly message: number
 }
 
-/** A dictionary automaton over UTF-16 code units. Nodes are numbered; 0 is the root. */
-interface Automaton {
-  /** `node * 65536 + unit` → child node. */
-  readonly next: Map<number, number>
-  readonly fail: Int32Array
-  /** Nearest node on the fail chain (the node itself excluded) where some text ends, or -1. */
-  readonly output: Int32Array
-  /** Texts ending at each node: index into `ends` lists, -1 when none. */
-  readonly endsAt: Int32Array
-  /** Linked lists of text indices: `endText[k]`, next entry `endNext[k]`. */
-  readonly endText: Int32Array
-  readonly endNext: Int32Array
+/** A reusable search for one set of texts. */
+export interface TextSearch {
+  /** firstUses(pieces)[i] = the `message` of the first piece holding texts[i] verbatim, or -1 (empty texts: -1). */
+  firstUses(pieces: Iterable<SearchPiece>): Int32Array
 }
 
-function build(texts: readonly string[]): Automaton {
-  let total = 1
-  for (const text of texts) total += text.length
-  const next = new Map<number, number>()
-  const endsAt = new Int32Array(total).fill(-1)
-  const endText = new Int32Array(texts.length)
-  const endNext = new Int32Array(texts.length)
-  const depthFirstChildren: number[][] = [[]]
+/** Child edges of non-root nodes: an open-addressing table keyed by (node, unit). */
+class EdgeTable {
+  private readonly mask: number
+  private readonly nodes: Int32Array
+  private readonly units: Uint16Array
+  private readonly children: Int32Array
+
+  constructor(entries: number) {
+    let size = 16
+    while (size < entries * 2) size *= 2
+    this.mask = size - 1
+    this.nodes = new Int32Array(size).fill(-1)
+    this.units = new Uint16Array(size)
+    this.children = new Int32Array(size)
+  }
+
+  private slot(node: number, unit: number): number {
+    return (Math.imul(node, 0x9e3779b1) ^ Math.imul(unit, 0x85ebca6b)) & this.mask
+  }
+
+  get(node: number, unit: number): number {
+    for (let at = this.slot(node, unit); ; at = (at + 1) & this.mask) {
+      const owner = this.nodes[at]!
+      if (owner === -1) return -1
+      if (owner === node && this.units[at] === unit) return this.children[at]!
+    }
+  }
+
+  set(node: number, unit: number, child: number): void {
+    let at = this.slot(node, unit)
+    while (this.nodes[at] !== -1) at = (at + 1) & this.mask
+    this.nodes[at] = node
+    this.units[at] = unit
+    this.children[at] = child
+  }
+}
+
+/** createTextSearch(texts) = a search for `texts` (built once, run over any number of piece streams). */
+export function createTextSearch(texts: readonly string[]): TextSearch {
+  let capacity = 1
+  for (const text of texts) capacity += text.length
+  const root = new Int32Array(65536).fill(-1)
+  const edges = new EdgeTable(capacity)
+  const firstChild = new Int32Array(capacity).fill(-1)
+  const nextSibling = new Int32Array(capacity).fill(-1)
+  const unitOf = new Uint16Array(capacity)
+  const endsAt = new Int32Array(capacity).fill(-1)
+  const endNext = new Int32Array(texts.length).fill(-1)
   let nodes = 1
+  const child = (node: number, unit: number) => (node === 0 ? root[unit]! : edges.get(node, unit))
+
   texts.forEach((text, index) => {
     let node = 0
     for (let position = 0; position < text.length; position++) {
-      const key = node * 65536 + text.charCodeAt(position)
-      let child = next.get(key)
-      if (child === undefined) {
-        child = nodes++
-        next.set(key, child)
-        depthFirstChildren[node]!.push(key)
-        depthFirstChildren.push([])
+      const unit = text.charCodeAt(position)
+      let next = child(node, unit)
+      if (next === -1) {
+        next = nodes++
+        if (node === 0) root[unit] = next
+        else edges.set(node, unit, next)
+        unitOf[next] = unit
+        nextSibling[next] = firstChild[node]!
+        firstChild[node] = next
       }
-      node = child
+      node = next
     }
-    endText[index] = index
+    if (node === 0) return
     endNext[index] = endsAt[node]!
     endsAt[node] = index
   })
+
+  // Breadth first, so a node's fail target (a shallower node) is final before the node needs it.
   const fail = new Int32Array(nodes)
   const output = new Int32Array(nodes).fill(-1)
-  // Breadth first, so a node's fail target is final before its children need it.
-  const queue: number[] = []
-  for (const key of depthFirstChildren[0]!) queue.push(next.get(key)!)
-  const parentKey = new Map<number, number>()
-  for (let node = 0; node < nodes; node++) for (const key of depthFirstChildren[node]!) parentKey.set(next.get(key)!, key)
-  for (let head = 0; head < queue.length; head++) {
+  const queue = new Int32Array(nodes)
+  let tail = 0
+  for (let node = firstChild[0]!; node !== -1; node = nextSibling[node]!) queue[tail++] = node
+  for (let head = 0; head < tail; head++) {
     const node = queue[head]!
-    const key = parentKey.get(node)!
-    const parent = Math.floor(key / 65536)
-    const unit = key - parent * 65536
-    if (parent !== 0) {
-      let state = fail[parent]!
+    for (let next = firstChild[node]!; next !== -1; next = nextSibling[next]!) {
+      const unit = unitOf[next]!
+      let state = fail[node]!
+      let target = 0
       for (;;) {
-        const child = next.get(state * 65536 + unit)
-        if (child !== undefined) {
-          fail[node] = child
-          break
-        }
-        if (state === 0) {
-          fail[node] = 0
-          break
-        }
-        state = fail[state]!
-      }
-    }
-    const target = fail[node]!
-    output[node] = endsAt[target]! >= 0 ? target : output[target]!
-    for (const childKey of depthFirstChildren[node]!) queue.push(next.get(childKey)!)
-  }
-  return { next, fail, output, endsAt, endText, endNext }
-}
-
-/**
- * firstUses(texts, pieces)[i] = the `message` of the first piece (in iteration order) holding texts[i] verbatim, or
- * -1. Empty texts are never found. Linear in the pieces' length plus the texts' length: each node of the automaton
- * reports its texts once, and the walk stops as soon as every text has been found.
- */
-export function firstUses(texts: readonly string[], pieces: Iterable<SearchPiece>): Int32Array {
-  const result = new Int32Array(texts.length).fill(-1)
-  let remaining = 0
-  for (const text of texts) if (text.length > 0) remaining++
-  if (remaining === 0) return result
-  const automaton = build(texts)
-  const { next, fail, output, endsAt, endText, endNext } = automaton
-  // A node once reported has reported every text on its output chain: later walks stop there.
-  const reported = new Uint8Array(fail.length)
-  for (const piece of pieces) {
-    const { text, message } = piece
-    let state = 0
-    for (let position = 0; position < text.length; position++) {
-      const unit = text.charCodeAt(position)
-      for (;;) {
-        const child = next.get(state * 65536 + unit)
-        if (child !== undefined) {
-          state = child
+        const candidate = child(state, unit)
+        if (candidate !== -1 && candidate !== next) {
+          target = candidate
           break
         }
         if (state === 0) break
         state = fail[state]!
       }
-      let node = endsAt[state]! >= 0 ? state : output[state]!
-      while (node > 0 && reported[node] === 0) {
-        reported[node] = 1
-        for (let entry = endsAt[node]!; entry >= 0; entry = endNext[entry]!) {
-          const index = endText[entry]!
-          if (result[index] === -1) {
-            result[index] = message
-            remaining--
-          }
-        }
-        node = output[node]!
-      }
-      if (remaining === 0) return result
+      fail[next] = target
+      output[next] = endsAt[target]! >= 0 ? target : output[target]!
+      queue[tail++] = next
     }
   }
-  return result
+
+  return {
+    firstUses(pieces) {
+      const result = new Int32Array(texts.length).fill(-1)
+      let remaining = 0
+      for (const text of texts) if (text.length > 0) remaining++
+      if (remaining === 0) return result
+      // A node once reported has reported every text down its output chain: later walks stop there.
+      const reported = new Uint8Array(nodes)
+      for (const piece of pieces) {
+        const { text, message } = piece
+        let state = 0
+        for (let position = 0; position < text.length; position++) {
+          const unit = text.charCodeAt(position)
+          let next = child(state, unit)
+          while (next === -1 && state !== 0) {
+            state = fail[state]!
+            next = child(state, unit)
+          }
+          state = next === -1 ? 0 : next
+          for (let node = endsAt[state]! >= 0 ? state : output[state]!; node > 0 && reported[node] === 0; node = output[node]!) {
+            reported[node] = 1
+            for (let entry = endsAt[node]!; entry >= 0; entry = endNext[entry]!) {
+              result[entry] = message
+              remaining--
+            }
+          }
+          if (remaining === 0) return result
+        }
+      }
+      return result
+    },
+  }
+}
+
+/** firstUses(texts, pieces) = createTextSearch(texts).firstUses(pieces). */
+export function firstUses(texts: readonly string[], pieces: Iterable<SearchPiece>): Int32Array {
+  return createTextSearch(texts).firstUses(pieces)
 }

@@ -195,4 +195,18 @@ describe('firstUses', () => {
       { numRuns: 400, seed: 7 },
     )
   })
+
+  it('agrees with indexOf for texts sharing long prefixes', () => {
+    const head = 'ab'.repeat(16)
+    const tail = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 5 })
+    const text = fc.oneof(tail, tail.map((rest) => head + rest), tail.map((rest) => `c${head}${rest}`))
+    const piece = fc.array(fc.oneof(tail, fc.constant(head)), { maxLength: 6 }).map((chunks) => chunks.join(''))
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 10 }), fc.array(piece, { maxLength: 5 }), (texts, pieces) => {
+        const expected = texts.map((needle) => (needle.length === 0 ? -1 : pieces.findIndex((haystack) => haystack.indexOf(needle) !== -1)))
+        expect([...firstUses(texts, pieces.map((haystack, index) => ({ text: haystack, message: index })))]).toEqual(expected)
+      }),
+      { numRuns: 400, seed: 11 },
+    )
+  })
 })

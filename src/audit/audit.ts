@@ -7,7 +7,7 @@ import type { Message, Transcript } from '../spec/transcript.js'
 import { planCompaction } from '../plan/plan.js'
 import type { CompactionPlan } from '../plan/types.js'
 import { messageTokens } from '../transcript/render.js'
-import { firstUses, type SearchPiece } from './_first-uses.js'
+import { createTextSearch, type SearchPiece } from './_first-uses.js'
 import { highWaterCuts } from './cuts.js'
 import { findSummaries, type SummaryPoint } from './summaries.js'
 import type { AuditDecision, AuditOptions, CounterfactualReason, CutAudit, FileAudit, LostItem, SummaryAudit } from './types.js'
@@ -85,9 +85,9 @@ function auditSummary(transcript: Transcript, point: SummaryPoint, start: number
   const segment = messages.slice(start, end)
   const floor = options.estimator.estimate(segment, start)
   const items: readonly FloorItem[] = floor.items
-  const texts = items.map((item) => item.text)
-  const kept = firstUses(texts, [{ text: point.text, message: 0 }])
-  const used = firstUses(texts, referencePieces(messages, end, futureEnd, point.missing ? -1 : end))
+  const search = createTextSearch(items.map((item) => item.text))
+  const kept = search.firstUses([{ text: point.text, message: 0 }])
+  const used = search.firstUses(referencePieces(messages, end, futureEnd, point.missing ? -1 : end))
 
   const lost: LostItem[] = []
   const lostKinds: Record<string, number> = {}
