@@ -45,7 +45,7 @@ export interface DemoSession {
 export interface DemoSessionOptions {
   /**
    * Seed of the filler between the scripted steps (which files are read, which discussions happen).
-   * @default 3 (DEFAULT_SEED: its first compaction falls at turn 412, as in the record)
+   * @default 10 (DEFAULT_SEED: its first compaction falls at turn 412, as in the record)
    */
   readonly seed?: number
   /**
@@ -56,7 +56,7 @@ export interface DemoSessionOptions {
 }
 
 /** The demo's default seed. */
-export const DEFAULT_SEED = 3
+export const DEFAULT_SEED = 10
 /** The demo's default session length, in turns. */
 export const DEFAULT_TURNS = 600
 
@@ -139,6 +139,7 @@ class SessionBuilder {
     return index
   }
   private lastDiscussion = -1
+  private lastRead: readonly string[] = []
 
   constructor(readonly random: DemoRandom) {}
 
@@ -232,10 +233,12 @@ class SessionBuilder {
   private fillerRead(topic: Topic): void {
     const count = this.random.pick([1, 1, 1, 1, 2])
     const paths: string[] = []
-    while (paths.length < count && paths.length < topic.files.length) {
+    while (paths.length < count && paths.length < topic.files.length - 1) {
       const path = this.random.pick(topic.files)
-      if (!paths.includes(path)) paths.push(path)
+      // Not the file the previous read episode opened: agents re-read, but rarely twice in a row.
+      if (!paths.includes(path) && !this.lastRead.includes(path)) paths.push(path)
     }
+    this.lastRead = paths
     const prose = count === 1 ? this.random.pick(READ_PROSE).replace('{file}', paths[0]!) : this.random.pick(READ_MANY_PROSE)
     const calls = paths.map((path) => {
       const file = fileNamed(path)
@@ -352,7 +355,7 @@ const READ_PROSE = [
 const TEST_PROSE = [
   'Running the tests for this module.',
   "Let me run the tests to make sure nothing else broke.",
-  'Running the suite again after that change.',
+  'Running the suite to see where things stand.',
   'Quick test run before moving on.',
 ]
 
