@@ -7,7 +7,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { readChartJs } from '../cli/commands/report.js'
 import { createEstimator } from '../estimate/index.js'
+import { renderEvalPage } from '../html-report/eval.js'
 import { createTokenizer } from '../tokenize/index.js'
 import { readTranscript, sourceFromString } from '../transcript/index.js'
 import { aggregateArms, aggregateEstimator, aggregateMisses, aggregatePlanted } from './aggregate.js'
@@ -190,10 +192,6 @@ async function run(args: Arguments): Promise<void> {
   mkdirSync(join(root, '.eval'), { recursive: true })
   writeFileSync(join(root, '.eval', 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
 
-  if (args.json) {
-    process.stdout.write(`${JSON.stringify(results)}\n`)
-    return
-  }
   lines.unshift(
     `# floorguard eval (seed ${args.seed}; ${tokenizer.name}; estimator ${estimator.name}; ledger summarizer)`,
     '',
@@ -223,12 +221,19 @@ async function run(args: Arguments): Promise<void> {
     if (aggregate.future === 0) continue
     lines.push(`### ${group}: ${aggregate.lost} of ${aggregate.future} lost (${percent(aggregate.lost / aggregate.future)})`, '', missTable(aggregate), '')
   }
+  // The page gets the tables, never the miss texts of --show-misses (corpus text stays out of files).
+  const pageMarkdown = lines.join('\n')
   if (args.showMisses) {
     lines.push('## B3 misses, texts (--show-misses; local debugging only, never written to results.json)', '')
     for (const miss of misses) lines.push(`- ${miss.cut} [${miss.kind}/${miss.source}] ${JSON.stringify(miss.text.length > 300 ? `${miss.text.slice(0, 300)}…` : miss.text)}`)
     lines.push('')
   }
-  lines.push(`Results: .eval/results.json`)
+  lines.push(`Results: .eval/results.json, .eval/report.html`)
+  writeFileSync(join(root, '.eval', 'report.html'), renderEvalPage({ markdown: pageMarkdown, arms, chartJs: readChartJs(), generator: `floorguard eval, seed ${args.seed}` }))
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(results)}\n`)
+    return
+  }
   process.stdout.write(`${lines.join('\n')}\n`)
 }
 
