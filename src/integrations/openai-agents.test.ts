@@ -108,6 +108,32 @@ describe('FloorguardCompactionSession (@openai/agents 0.14)', () => {
     expect(await memory.getItems()).toEqual(initial)
   })
 
+  it('asks shouldTriggerCompaction first (candidates: neither user messages nor compaction items); force compacts below the mark', async () => {
+    const seen: number[] = []
+    const memory = new MemorySession({ initialItems: history() })
+    const gated = new FloorguardCompactionSession({
+      underlyingSession: memory,
+      budget: BUDGET,
+      slot: 600,
+      shouldTriggerCompaction: ({ compactionCandidateItems, sessionItems }) => {
+        seen.push(compactionCandidateItems.length, sessionItems.length)
+        return false
+      },
+    })
+    await gated.runCompaction()
+    expect(seen).toEqual([30, 40])
+    expect(gated.lastResult).toBeUndefined()
+    expect(await memory.getItems()).toEqual(history())
+
+    // A budget far above the history: only force compacts.
+    const roomy = new FloorguardCompactionSession({ underlyingSession: memory, budget: 1_000_000, slot: 600 })
+    await roomy.runCompaction()
+    expect(roomy.lastResult?.kind).toBe('unchanged')
+    await roomy.runCompaction({ force: true })
+    expect(roomy.lastResult?.kind).toBe('compacted')
+    expect(summaryOf(await memory.getItems())).toBeDefined()
+  })
+
   it('items up to the latest compaction item (an encrypted server summary) are never compacted', async () => {
     const compaction = { type: 'compaction', encrypted_content: 'gAAAAB-opaque' } as AgentInputItem
     const memory = new MemorySession({ initialItems: [{ role: 'user', content: 'first question' }, compaction, ...history()] })

@@ -121,7 +121,7 @@ export class FloorguardCompactionSession implements OpenAIResponsesCompactionAwa
 
   /**
    * Compacts the stored history when the compactor's high-water mark is reached (`force`: whatever its size, with a
-   * compactor made from the options at mark 0; not available with `options.compactor`). Returns `null`.
+   * compactor made from the options whose mark is 0 tokens; not available with `options.compactor`). Returns `null`.
    */
   async runCompaction(args: OpenAIResponsesCompactionArgs = {}): Promise<OpenAIResponsesCompactionResult | null> {
     const items = await this.underlyingSession.getItems()
@@ -131,7 +131,7 @@ export class FloorguardCompactionSession implements OpenAIResponsesCompactionAwa
     }
     let view = this.#view
     if (args.force === true && !this.#options.compactor) {
-      this.#forced ??= this.#createView(createCompactor({ ...compactorOptions(this.#options), highWaterMark: 0 }))
+      this.#forced ??= this.#createView(createCompactor({ ...compactorOptions(this.#options), highWaterMark: Number.MIN_VALUE }))
       view = this.#forced
     }
     // The server's encrypted compaction (and all before it) is the replay boundary: never compacted here.
