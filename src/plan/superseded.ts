@@ -1,4 +1,5 @@
 import type { Message, ToolCallPart } from '../spec/transcript.js'
+import { parseStateBlock, type ParsedStateBlock } from '../state-block/index.js'
 import { renderMessage } from '../transcript/render.js'
 import type { StateEffect, StateValue } from './types.js'
 
@@ -302,10 +303,26 @@ export function findAssignments(message: Message, index: number): StateAssignmen
     if (part.type === 'text' || part.type === 'summary') {
       const found: StateAssignment[] = []
       scanAssignments(rendered.text, span.start, span.end, index, false, found)
-      for (const entry of markEffects(rendered.text, span.start, span.end, found)) out.push(entry)
+      const block = part.text.includes('<floorguard-state v=') ? parseStateBlock(part.text) : undefined
+      for (const entry of markEffects(rendered.text, span.start, span.end, found)) out.push(block ? blockEffect(entry, block, span.start) : entry)
     } else if (part.type === 'tool-call') scanToolCall(part, rendered.text, span.start, span.end, index, out)
   }
   return out
+}
+
+/**
+ * In an earlier summary that holds a state block, the block says what was in force when it was written: a value that
+ * is an entry of its own takes its effect from the entry's status (`superseded` → `replaced`, else `set`); any other
+ * mention (inside a longer entry, or in the narrative around the block, quoted from before) changes nothing. Read as
+ * plain text, a gist sentence after the block (`use Y instead of X`) would otherwise put an old value back in force.
+ */
+function blockEffect(entry: StateAssignment, block: ParsedStateBlock, base: number): StateAssignment {
+  const start = entry.start - base
+  const end = entry.end - base
+  for (const item of block.entries) {
+    if (item.start === start && item.start + item.text.length === end) return { ...entry, effect: item.status === 'superseded' ? 'replaced' : 'set' }
+  }
+  return { ...entry, effect: 'none' }
 }
 
 /** Words that negate the rest of their clause: `don't use X`, `never pin X`, `not X`. */

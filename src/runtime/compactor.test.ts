@@ -126,7 +126,7 @@ describe('incremental cache', () => {
     const compactor = createCompactor({ tokenizer: chars, budget: 100_000, slot: 600 })
     expect((await compactor.maybeCompact(messages)).kind).toBe('unchanged')
     // A caller that edits a message object in place (streaming into it): the cache must notice.
-    const edited = messages[2] as { parts: Array<{ type: 'text'; text: string }> }
+    const edited = messages[2] as unknown as { parts: Array<{ type: 'text'; text: string }> }
     edited.parts[0]!.text = `Saved the key to /srv/app/keys/deploy_ed25519.pub for later. ${prose(1300)}`
     const result = await compactor.maybeCompact(messages)
     expect(compactor.stats.computedMessages).toBe(1)
@@ -191,7 +191,7 @@ describe('policies', () => {
     const messages = overFloor()
     const result = await createCompactor({ budget: 2_000, slot: 300, policy: 'accept-risk' }).maybeCompact(messages)
     expect(result.kind).toBe('compacted')
-    const [text] = summaryTexts(result)
+    const text = summaryTexts(result)[0] ?? ''
     const end = result.events.find((event) => event.type === 'compaction-end')!
     if (end.type !== 'compaction-end') throw new Error('unreachable')
     expect(end.lost!.length).toBeGreaterThan(0)

@@ -2,7 +2,7 @@ import type { SummarizeRequest, SummarizeResult, SummarizerV1 } from '../spec/su
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Part } from '../spec/transcript.js'
 import { messageTokens } from '../transcript/render.js'
-import { renderStateBlock, type StateDetail } from '../state-block/index.js'
+import { parseStateBlock, renderStateBlock, type StateDetail } from '../state-block/index.js'
 import { flattenMustKeepGroups } from '../spec/summarizer.js'
 
 /** Options of {@link createLedgerSummarizer}. */
@@ -186,7 +186,12 @@ function partScore(message: Message, part: Part): number | undefined {
 }
 
 function partText(part: Part): string {
-  return part.type === 'tool-result' ? part.content : part.type === 'tool-call' ? '' : part.text
+  if (part.type === 'tool-result') return part.content
+  if (part.type === 'tool-call') return ''
+  // An earlier summary's state block goes into the new block with the statuses of now; quoting its lines in the gist
+  // would repeat the statuses of then (a value it called current may be stale since).
+  const block = part.text.includes('<floorguard-state v=') ? parseStateBlock(part.text) : undefined
+  return block ? `${part.text.slice(0, block.start)}\n${part.text.slice(block.end)}` : part.text
 }
 
 /** Splits at line breaks and at `.`, `!`, `?` followed by whitespace; one linear pass. */
