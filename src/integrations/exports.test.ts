@@ -57,4 +57,10 @@ console.log(JSON.stringify(names));`
       expect(reached.sort(), adapter).toEqual([...peers].sort())
     }
   })
+
+  it.each(['ai-sdk', 'langchain', 'openai-agents'])('examples/integrations/%s.mjs runs offline and compacts', (name) => {
+    const output = execFileSync(process.execPath, [join(root, 'examples', 'integrations', `${name}.mjs`)], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    expect(output).toMatch(/compaction-end compacted/)
+    expect(output).not.toMatch(/not compacted/)
+  })
 })
