@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { auditTranscript } from '../audit/audit.js'
 import { readChartJs } from '../cli/commands/report.js'
 import { createEstimator } from '../estimate/index.js'
+import type { Message, Transcript } from '../spec/transcript.js'
 import { createTokenizer } from '../tokenize/index.js'
+import { pairToolCalls } from '../transcript/render.js'
 import { injectionSession, INJECTIONS } from './__fixtures__/session.js'
 import { buildSessionReport } from './build.js'
 import { renderReportPage } from './render.js'
@@ -20,6 +22,10 @@ const CHROMIUM = '/usr/bin/chromium'
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 const ARTIFACTS = fileURLToPath(new URL('../../.artifacts/', import.meta.url))
 const available = existsSync(CHROMIUM)
+
+function transcriptOf(messages: Message[]): Transcript {
+  return { format: 'openai', messages, ...pairToolCalls(messages) }
+}
 
 if (!available) {
   if (process.env.CI) throw new Error(`${CHROMIUM} is missing: CI installs Debian's chromium (.ci/run), so the browser tests must run there`)
@@ -30,6 +36,7 @@ describe.skipIf(!available)('the report page in headless chromium', () => {
   let folder = ''
   let context: BrowserContext | undefined
   let page: Page
+  let directoryFile = ''
   const consoleErrors: string[] = []
   const requests: string[] = []
   const dialogs: string[] = []
@@ -44,6 +51,16 @@ describe.skipIf(!available)('the report page in headless chromium', () => {
     const html = renderReportPage({ title: 'floorguard report: injection', generator: 'floorguard test', sessions: [session], skipped: [], overview: false }, { chartJs: readChartJs() })
     const file = join(folder, 'report.html')
     writeFileSync(file, html)
+    // A directory page: the session above, then one of 900 messages (the chart bins them; a long one is cut).
+    const long = transcriptOf(
+      Array.from({ length: 900 }, (_, index): Message => ({ role: index % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: `step ${index} edits src/m${index}.py ${index === 7 ? 'x'.repeat(9000) : ''}` }] })),
+    )
+    const big = buildSessionReport(long, { file: 'big.json', id: 's1', estimator, tokenizer })
+    directoryFile = join(folder, 'directory.html')
+    writeFileSync(
+      directoryFile,
+      renderReportPage({ title: 'floorguard report: logs', generator: 'floorguard test', sessions: [session, big], skipped: [], overview: true }, { chartJs: readChartJs() }),
+    )
 
     const { chromium } = await import('playwright-core')
     context = await chromium.launchPersistentContext(join(folder, 'profile'), { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1360, height: 1000 } })
@@ -122,6 +139,29 @@ describe.skipIf(!available)('the report page in headless chromium', () => {
     expect(state).toMatchObject({ pwned: null, images: 0, scripts: 3, bold: 0, title: 'injection <b>.json' })
     const text = (state as { text: string }).text
     for (const injection of [INJECTIONS.script, INJECTIONS.image, INJECTIONS.closing]) expect(text).toContain(injection)
+  })
+
+  test('a directory page draws a session when it is reached; thousands of messages are binned, a long message is cut', async () => {
+    const other = await context!.newPage()
+    const errors: string[] = []
+    other.on('pageerror', (error) => errors.push(String(error)))
+    other.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())))
+    try {
+      await other.goto(pathToFileURL(directoryFile).href, { waitUntil: 'load' })
+      await other.waitForSelector('html[data-ready="1"]')
+      expect(await other.evaluate(`document.getElementById('s1').getAttribute('data-rendered')`)).toBe(null)
+      await other.click('#overview a[href="#s1"]')
+      await other.waitForSelector('#s1[data-rendered="1"]')
+      const state = await other.evaluate(`({
+        bars: window.Chart.getChart(document.getElementById('s1-chart')).data.labels.length,
+        messages: document.querySelectorAll('#s1-messages details.message').length,
+        cut: document.querySelector('#s1-m7 p.truncated').textContent,
+      })`)
+      expect(state).toMatchObject({ bars: 300, messages: 900, cut: expect.stringMatching(/^truncated: [\d,]+ more characters not shown/) })
+      expect(errors).toEqual([])
+    } finally {
+      await other.close()
+    }
   })
 
   test('a screenshot is kept as an artifact', async () => {
