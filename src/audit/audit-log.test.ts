@@ -3,6 +3,7 @@ import { FloorguardError } from '../errors.js'
 import { buildAuditRecord, countKept } from '../hooks/audit.js'
 import type { StoredItem } from '../hooks/types.js'
 import { auditLogRecords, isAuditLogHead } from './audit-log.js'
+import { auditTotals } from './totals.js'
 
 const items = [
   { kind: 'constraint', text: 'Never push to main.' },
@@ -31,7 +32,9 @@ describe('auditLogRecords', () => {
     expect(first).toMatchObject({ message: 0, line: 1, replaced: [0, 40], items: 3, survived: 1, floor: 1080, summaryTokens: 2000, decision: 'compact', counterfactual: true })
     expect(first!.lost.map((item) => [item.kind, item.usedAgainAt])).toEqual([['constraint', null], ['error', null]])
     expect(first!.counterfactualReasons).toEqual(['constraint', 'error'])
-    expect(second).toMatchObject({ message: 1, line: 3, survived: 0, summaryTokens: 0, summaryMissing: true, decision: 'refuse' })
+    expect(second).toMatchObject({ message: 1, line: 3, survived: 0, survival: null, summaryTokens: 0, summaryMissing: true, counterfactual: false, decision: 'refuse' })
+    // The totals pool the first record only; the second is counted apart.
+    expect(auditTotals([audit])).toMatchObject({ summaries: 2, summariesMissing: 1, items: 3, survived: 1, survival: 1 / 3, counterfactual: 1 })
   })
 
   it('a line that is not a record: one error naming the file, the line and what was expected', () => {

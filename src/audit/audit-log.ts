@@ -72,13 +72,14 @@ function recordAudit(record: Record<string, unknown>, index: number, file: strin
     if (item['kind'] === 'constraint' || item['kind'] === 'error') reasons.add(item['kind'])
   })
   const survived = kept ?? 0
-  const counterfactualReasons = (['constraint', 'error'] as const).filter((reason) => reasons.has(reason))
+  // Without the summary (kept null) nothing is known to be lost: no verdict, no survival.
+  const counterfactualReasons = kept === null ? [] : (['constraint', 'error'] as const).filter((reason) => reasons.has(reason))
   return {
     message: index,
     replaced: [start, end],
     items,
     survived,
-    survival: items === 0 ? null : survived / items,
+    survival: items === 0 || kept === null ? null : survived / items,
     futureReferenced: 0,
     futureLost: 0,
     lost,

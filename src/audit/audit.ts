@@ -114,18 +114,19 @@ function auditSummary(transcript: Transcript, point: SummaryPoint, start: number
   )
   // A current decision: the value in force at the end of a key the segment changed (the planner's changed state).
   if (plan.state.some((value) => value.status === 'current' && !point.text.includes(value.text))) reasons.add('current-decision')
-  const counterfactualReasons = (['constraint', 'error', 'current-decision'] as const).filter((reason) => reasons.has(reason))
+  const counterfactualReasons = point.missing ? [] : (['constraint', 'error', 'current-decision'] as const).filter((reason) => reasons.has(reason))
 
   return {
     message: end,
     replaced: [start, end],
     items: items.length,
     survived: items.length - lost.length,
-    survival: items.length === 0 ? null : (items.length - lost.length) / items.length,
+    // Without the summary's text nothing can be said to have survived or been lost for sure.
+    survival: items.length === 0 || point.missing ? null : (items.length - lost.length) / items.length,
     futureReferenced,
     futureLost,
     lost,
-    counterfactual: counterfactualReasons.length > 0,
+    counterfactual: !point.missing && counterfactualReasons.length > 0,
     floor: floor.total,
     summaryTokens,
     source: point.source,

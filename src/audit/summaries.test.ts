@@ -82,6 +82,18 @@ describe('findSummaries', () => {
     expect(points.map((point) => [point.message, point.source, point.text])).toEqual([[2, 'codex', 'Summary: fixed src/app.ts.']])
   })
 
+  it('Codex: a compacted item whose text is empty (the summary went to an encrypted history) is a compaction with its summary missing', async () => {
+    const transcript = await read(
+      'rollout.jsonl',
+      lines([
+        { timestamp: 't', type: 'session_meta', payload: { id: 's', cwd: '/tmp', cli_version: '0.46.0' } },
+        { timestamp: 't', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix src/app.ts.' }] } },
+        { timestamp: 't', type: 'compacted', payload: { message: '', replacement_history: [] } },
+      ]),
+    )
+    expect(findSummaries(transcript)).toEqual([{ message: 1, source: 'codex', text: '', line: 3, missing: true }])
+  })
+
   it('Gemini CLI: a user message holding a <state_snapshot>', async () => {
     const snapshot = '<state_snapshot>\n<key_knowledge>src/app.ts</key_knowledge>\n</state_snapshot>'
     const transcript = await read(

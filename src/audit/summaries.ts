@@ -4,6 +4,7 @@
  * written as plain text, and Claude Code `compact_boundary` markers whose summary is not in the log.
  */
 import type { Message, Transcript } from '../spec/transcript.js'
+import { ENCRYPTED_COMPACTION } from '../transcript/formats/openai-responses.js'
 
 /** One compaction point: the message holding the summary and the summary's text. */
 export interface SummaryPoint {
@@ -69,7 +70,8 @@ function boundaryLines(transcript: Transcript): number[] {
 }
 
 /**
- * findSummaries(transcript) = every message with a summary ({@link summaryOf}), in order, plus one point per
+ * findSummaries(transcript) = every message with a summary ({@link summaryOf}), in order (an empty or encrypted
+ * summary with `missing` and no text), plus one point per
  * `compact_boundary` whose next message holds no summary (a boundary followed by its continuation summary is one
  * compaction, counted once). A boundary with no message after it marks nothing that can be audited and is dropped.
  */
@@ -80,7 +82,16 @@ export function findSummaries(transcript: Transcript): SummaryPoint[] {
     const summary = summaryOf(message)
     if (!summary) return
     const line = message.provenance?.line
-    points.push({ message: index, source: summary.source, text: summary.text, ...(line === undefined ? {} : { line }) })
+    // An empty summary (a Codex `compacted` item whose text went to an encrypted replacement history) or the
+    // Responses API's encrypted one cannot be checked: the compaction is reported with its summary missing.
+    const unreadable = summary.text.trim().length === 0 || summary.text === ENCRYPTED_COMPACTION
+    points.push({
+      message: index,
+      source: summary.source,
+      text: unreadable ? '' : summary.text,
+      ...(line === undefined ? {} : { line }),
+      ...(unreadable ? { missing: true as const } : {}),
+    })
   })
   const boundaries = boundaryLines(transcript)
   if (boundaries.length === 0) return points

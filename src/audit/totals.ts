@@ -13,10 +13,14 @@ export interface AuditReportOptions {
   readonly skipped?: number
 }
 
-/** auditTotals(files, options) = the sums over `files` (pooled survival and future-loss shares). */
+/**
+ * auditTotals(files, options) = the sums over `files` (pooled survival and future-loss shares); summaries whose text
+ * the log lacks are counted in `summariesMissing` and left out of every other sum.
+ */
 export function auditTotals(files: readonly FileAudit[], options: AuditReportOptions = {}): AuditTotals {
   let bytes = 0
   let summaries = 0
+  let summariesMissing = 0
   let items = 0
   let survived = 0
   let futureReferenced = 0
@@ -34,6 +38,11 @@ export function auditTotals(files: readonly FileAudit[], options: AuditReportOpt
     wouldRefuse += file.wouldRefuse
     for (const summary of file.summaries) {
       summaries++
+      // A summary the log does not hold (or holds encrypted) says nothing about survival: counted apart.
+      if (summary.summaryMissing) {
+        summariesMissing++
+        continue
+      }
       items += summary.items
       survived += summary.survived
       futureReferenced += summary.futureReferenced
@@ -47,6 +56,7 @@ export function auditTotals(files: readonly FileAudit[], options: AuditReportOpt
     skipped: options.skipped ?? 0,
     bytes,
     summaries,
+    summariesMissing,
     items,
     survived,
     survival: items === 0 ? null : survived / items,

@@ -34,7 +34,7 @@ export interface SummaryAudit {
   readonly items: number
   /** Items whose exact text is a substring of the summary. */
   readonly survived: number
-  /** `survived / items`, or null when the segment had no items. */
+  /** `survived / items`, or null when the segment had no items or the summary is missing. */
   readonly survival: number | null
   /** Items of the segment the session used again after the summary (kept or not). */
   readonly futureReferenced: number
@@ -42,7 +42,7 @@ export interface SummaryAudit {
   readonly futureLost: number
   /** The items the summary did not keep, in order of first appearance. */
   readonly lost: readonly LostItem[]
-  /** True when a constraint, an error or a current decision of the segment was lost. */
+  /** True when a constraint, an error or a current decision of the segment was lost (false when the summary is missing: unknown). */
   readonly counterfactual: boolean
   /** The segment's floor (irreducible + margin) in tokens. */
   readonly floor: number
@@ -52,7 +52,11 @@ export interface SummaryAudit {
   readonly source: string
   /** Extra: 1-based line of the summary in the file, when the format has lines. */
   readonly line?: number
-  /** Extra: the log marks a compaction here (Claude Code `compact_boundary`) but holds no summary text. */
+  /**
+   * Extra: the log marks a compaction here but holds no readable summary (a Claude Code `compact_boundary` without
+   * its continuation, a Codex `compacted` item with an empty message, an encrypted Responses API compaction): every
+   * item counts as not kept, `survival` is null, the verdict false, and the totals leave it out.
+   */
   readonly summaryMissing?: true
   /** Extra: lost items per kind. */
   readonly lostKinds: Readonly<Record<string, number>>
@@ -122,6 +126,8 @@ export interface AuditTotals {
   readonly skipped: number
   readonly bytes: number
   readonly summaries: number
+  /** Summaries whose text the log lacks or encrypts (`summaryMissing`), left out of the sums below. */
+  readonly summariesMissing: number
   readonly items: number
   readonly survived: number
   /** `survived / items` pooled over all summaries, or null with no items. */
