@@ -107,8 +107,9 @@ describe('issue 10, missed: versions with their product', () => {
   it('keeps a version with the product word before it', () => {
     const items = full.extract(said('The router runs OpenWrt 23.05-SNAPSHOT, node 20.11.1 and Python 3.11, with flash-attn 2.8.3.'), 0)
     expect(items.map((item) => [item.kind, item.text])).toEqual([['version', 'OpenWrt 23.05-SNAPSHOT'], ['version', 'node 20.11.1'], ['version', 'Python 3.11'], ['version', 'flash-attn 2.8.3']])
-    // A measurement is not a version: `Loss 5.66`, `took 1.2.3` stay as they were.
-    expect(full.extract(said('Loss 5.66 at step 3, then took 1.2.3 apart.'), 0).map((item) => [item.kind, item.text])).toEqual([['number', '5.66'], ['version', '1.2.3']])
+    // A measurement is not a version: `Loss 5.66` (a bare decimal, no item at all since issue 10's precision work),
+    // `took 1.2.3` stay as they were.
+    expect(full.extract(said('Loss 5.66 at step 3, then took 1.2.3 apart.'), 0).map((item) => [item.kind, item.text])).toEqual([['version', '1.2.3']])
   })
 })
 

@@ -56,7 +56,8 @@ describe('full estimator: what is irreducible', () => {
   })
 
   it('finds quoted strings and regexes, line-bounded', () => {
-    const items = full.extract(assistant({ type: 'text', text: 'Use "exact match" here and `^src/.*\\.ts$` there.\n"unterminated\nnext' }), 0)
+    // User text: the assistant's quoted prose phrases are quotation, not values (see full-precision.test.ts).
+    const items = full.extract(user('Use "exact match" here and `^src/.*\\.ts$` there.\n"unterminated\nnext'), 0)
     expect(kinds(items)).toEqual({ '"exact match"': 'quoted', '`^src/.*\\.ts$`': 'regex' })
   })
 
@@ -240,10 +241,11 @@ describe('full estimator: regressions found on the real corpus', () => {
   })
 
   it("keeps a call's closing parenthesis and trims the others", () => {
-    const text = 'Call main() then f(x), see (os.path.join(a)) and g(h(i))); also (run_tests) and x) y) sum(a_b)). End.'
-    expect(texts(full.extract(user(text), 0))).toEqual(['main()', 'f(x)', 'os.path.join(a)', 'run_tests', 'sum(a_b)'])
+    // Calls with a literal argument: a call of bare names is a name of code, not state (see full-precision.test.ts).
+    const text = 'Call main(1) then f("x"), see (os.path.join("a")) and g(h(i))); also (RUN_TESTS) and x) y) sum(2)). End.'
+    expect(texts(full.extract(user(text), 0))).toEqual(['main(1)', 'f("x")', 'os.path.join("a")', 'RUN_TESTS', 'sum(2)'])
     // A `)` that closes nothing in its word is trimmed, one that closes a call is kept (seen in the corpus).
-    expect(texts(full.extract(user('see (Depends(get_service)), and x = str(device))'), 0))).toEqual(['Depends(get_service)', 'str(device)'])
+    expect(texts(full.extract(user('see (Depends(get_service, 3)), and x = str(device=2))'), 0))).toEqual(['str(device=2)'])
   })
 
   it('does not take code that names an exception for an error', () => {

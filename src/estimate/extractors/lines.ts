@@ -15,7 +15,9 @@ export const MAX_ERROR_LENGTH = 400
 
 const ERROR_SUFFIX = /(?:Error|Exception|Exit|Fault|Interrupt|Warning|Failure|Abort|Panic)$/
 const ERROR_LEAD = /^(?:error|fatal|panic|failed|failure|err!?|exception)$/i
-const ERROR_PHRASE_PATTERN = new RegExp(ERROR_PHRASES.join('|'), 'i')
+/** An error phrase starting a word (`killed`, not `skilled`). */
+const ERROR_PHRASE_PATTERN = new RegExp(`(?<![A-Za-z])(?:${ERROR_PHRASES.join('|')})`, 'i')
+const LOWER_ERROR_PHRASE_PATTERN = new RegExp(`(?<![a-z])(?:${ERROR_PHRASES.join('|')})`)
 /** Keywords that, before an exception name on the same line, make the line code rather than an error. */
 const CODE_BEFORE_ERROR = /\b(?:except|catch|raise|throw|throws|isinstance|issubclass|import|class|extends|new|instanceof|pytest\.raises|assertRaises)\b/
 const LINT_CODE = /^[A-Z]{1,3}\d{3,4}$/
@@ -73,12 +75,25 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
     }
   }
   if (end - trimmed > 4096) return -1
-  // An ASCII line's phrases may have been found already (`holdsPhrase`); otherwise, on ASCII text, one
-  // case-insensitive pass finds the same phrases as lowercasing (which maps some non-ASCII letters, such as the
-  // Kelvin sign, to ASCII ones).
+  // A line of several sentences talks about errors (`Python files will be checked for syntax errors after the
+  // edit.`): a program prints one message.
+  if (source === 'pasted' && holdsSentenceBreak(text, trimmed, end)) return -1
+  // An ASCII line's phrases may have been found already (`holdsPhrase`: the caller checks they start a word);
+  // otherwise, on ASCII text, one case-insensitive pass finds the same phrases as lowercasing (which maps some
+  // non-ASCII letters, such as the Kelvin sign, to ASCII ones).
   if (isAscii) return (holdsPhrase ?? ERROR_PHRASE_PATTERN.test(text.slice(trimmed, end))) ? trimmed : -1
-  const lower = text.slice(trimmed, end).toLowerCase()
-  return ERROR_PHRASES.some((phrase) => lower.includes(phrase)) ? trimmed : -1
+  return LOWER_ERROR_PHRASE_PATTERN.test(text.slice(trimmed, end).toLowerCase()) ? trimmed : -1
+}
+
+/** Whether `[start, end)` holds a sentence break: `.`, `!` or `?`, a space, then a capital. */
+function holdsSentenceBreak(text: string, start: number, end: number): boolean {
+  for (let index = start + 1; index + 1 < end; index++) {
+    if (text.charCodeAt(index) !== 32) continue
+    const before = text.charCodeAt(index - 1)
+    const after = text.charCodeAt(index + 1)
+    if ((before === 46 || before === 33 || before === 63) && after >= 65 && after <= 90) return true
+  }
+  return false
 }
 
 /**
@@ -156,9 +171,20 @@ export function capSpan(text: string, start: number, end: number, limit: number)
 export function errorSpan(text: string, start: number, end: number, words: readonly Word[], source: ErrorSource, isAscii = false, holdsPhrase?: boolean): RawSpan | undefined {
   const anchor = errorAnchor(text, start, end, words, source, isAscii, holdsPhrase)
   if (anchor < 0) return undefined
-  if (anchor > start && (text.charCodeAt(anchor - 1) === 34 || text.charCodeAt(anchor - 1) === 39)) return jsonMessage(text, start, end)
-  const spanEnd = trimEndIndex(text, anchor, end)
+  const lineFirst = firstNonSpace(text, start, end)
+  // A JSON line (`{"status":"error","error":"Figma API error: 429"}`) states its error in its message string.
+  const opening = text.charCodeAt(lineFirst)
+  if ((anchor > start && (text.charCodeAt(anchor - 1) === 34 || text.charCodeAt(anchor - 1) === 39)) || (anchor > lineFirst && (opening === 123 || opening === 91))) return jsonMessage(text, start, end)
+  let spanEnd = trimEndIndex(text, anchor, end)
   if (spanEnd <= anchor) return undefined
+  // An error quoted as inline code ends with the code (`` - **`KeyError: 'x'`**: Added the key ``).
+  if (anchor > start && text.charCodeAt(anchor - 1) === 96) {
+    let close = anchor
+    while (close < spanEnd && text.charCodeAt(close) !== 96) close++
+    spanEnd = close
+  }
+  // A sentence ending with its lead (`but I get the following error:`) introduces an error; the error comes after it.
+  if (source !== 'tool' && anchor > lineFirst && text.charCodeAt(spanEnd - 1) === 58 && text.lastIndexOf(' ', spanEnd) < anchor) return undefined
   return { kind: 'error', start: anchor, end: capSpan(text, anchor, spanEnd, MAX_ERROR_LENGTH) }
 }
 
@@ -261,6 +287,59 @@ export function forEachQuoted(text: string, start: number, end: number, quotes: 
   }
 }
 
+/** Who wrote a quoted string, for {@link quotedIsState}: prose quotes of the agent are narrative, a user's may define. */
+export type QuoteSource = 'instruction' | 'summary' | 'assistant'
+
+/**
+ * quotedIsState(text, start, end, source) = whether the quoted string `[start, end)` (its quote characters included)
+ * is state. Not state (issue 10, the labelled sample's 'not state' quoted strings):
+ * - a symbol or a letter or two (`` `t` ``, `` `&` ``, `` `\` ``, `"$_"`): notation, no value (a number is kept: `` `42` ``);
+ * - a template (`` `python <script_name>.py` ``, `'<flag>'`): a placeholder names no value;
+ * - in agent text and summaries, one plain lower-case word (`` `processing` ``, `` `"audio"` ``, `` `grep` ``): the
+ *   agent's vocabulary; a name it took from the user or the code is found where it was defined;
+ * - in agent text, a prose phrase in quotation marks (`"could be sensed"`, `"GPU Training"`): quotation, not a value
+ *   (backticks mark code, and stay).
+ * A quote inside backticks (`` `"hotkey"` ``) is read by its content.
+ */
+export function quotedIsState(text: string, start: number, end: number, source: QuoteSource): boolean {
+  const opener = text.charCodeAt(start)
+  let from = start + 1
+  let to = end - 1
+  const inner = text.charCodeAt(from)
+  if (to - from >= 2 && (inner === 34 || inner === APOSTROPHE) && text.charCodeAt(to - 1) === inner) {
+    from++
+    to--
+  }
+  let lower = 0
+  let digits = 0
+  let prose = 0
+  let spaces = 0
+  let placeholder = -1
+  for (let index = from; index < to; index++) {
+    const code = text.charCodeAt(index)
+    if (code >= 97 && code <= 122) lower++
+    else if (code >= 48 && code <= 57) digits++
+    else if (code === 32) spaces++
+    else if ((code >= 65 && code <= 90) || code === 44 || code === 46 || code === 33 || code === 63 || code === 38 || code === 45 || code === APOSTROPHE) prose++
+    else if (code === 60) placeholder = index
+    else if (code === 62 && placeholder !== -1 && index > placeholder + 1 && isPlaceholder(text, placeholder + 1, index)) return false
+  }
+  const length = to - from
+  if (length <= 2 && digits === 0) return false
+  if (source === 'instruction') return true
+  if (lower === length) return false
+  return !(source === 'assistant' && opener !== BACKTICK && spaces > 0 && lower + digits + prose + spaces === length)
+}
+
+/** Whether `[start, end)` is a placeholder's name: lower-case letters, `_` and `-`, starting with a letter. */
+function isPlaceholder(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (!((code >= 97 && code <= 122) || (index > start && (code === 95 || code === 45)))) return false
+  }
+  return true
+}
+
 const BACKTICK = 0x60
 const APOSTROPHE = 0x27
 const LEFT_DOUBLE = 0x201c
@@ -303,7 +382,7 @@ export function constraintSpans(text: string, start: number, end: number, cues?:
   for (let index = sentenceStart; index <= end; index++) {
     const atEnd = index === end
     const code = atEnd ? 0 : text.charCodeAt(index)
-    const closes = atEnd || ((code === 46 || code === 33 || code === 63) && (index + 1 >= end || isSpace(text.charCodeAt(index + 1))))
+    const closes = atEnd || ((code === 46 || code === 33 || code === 63) && (index + 1 >= end || isSpace(text.charCodeAt(index + 1))) && !(code === 46 && endsAbbreviation(text, sentenceStart, index)))
     if (!closes) continue
     const sentenceEnd = atEnd ? trimEndIndex(text, sentenceStart, end) : index + 1
     while (cue < hits.to && hits.offsets[cue]! < sentenceStart) cue++
@@ -314,6 +393,17 @@ export function constraintSpans(text: string, start: number, end: number, cues?:
     index = Math.max(index, sentenceStart - 1)
   }
   return spans
+}
+
+/** Abbreviations whose dot ends no sentence (`commands (e.g. python, vim)`); `etc.` often does, so it is not one. */
+const ABBREVIATIONS = new Set(['e.g.', 'i.e.', 'cf.', 'vs.', 'viz.', 'approx.', 'incl.', 'resp.'])
+const LONGEST_ABBREVIATION = Math.max(...[...ABBREVIATIONS].map((word) => word.length))
+
+/** Whether the `.` at `dot` ends an abbreviation of {@link ABBREVIATIONS} (the word before it, after a space or `(`). */
+function endsAbbreviation(text: string, sentenceStart: number, dot: number): boolean {
+  let from = dot
+  while (from > sentenceStart && dot - from < LONGEST_ABBREVIATION && !isSpace(text.charCodeAt(from - 1)) && text.charCodeAt(from - 1) !== 40) from--
+  return ABBREVIATIONS.has(text.slice(from, dot + 1).toLowerCase())
 }
 
 /** The cue matches of `[start, end)`, found with {@link CUES} (the reference the phrase automaton agrees with). */
@@ -351,7 +441,7 @@ const OBLIGING = new Set(['need', 'needs', 'have', 'has', 'want', 'wants', 'got'
 /**
  * Whether the cue at `at` is the directive of its clause (the clause runs from the last `;`, `:`, `,`, `(`, `)` or
  * dash before the cue, within the sentence starting at `sentenceStart`), by one rule:
- * - a cue joined to a word by a hyphen (`read-only`, `must-have`) is not one;
+ * - a cue joined to a word by a hyphen (`read-only`, `must-have`) or enclosed in brackets (`[required]`) is not one;
  * - `cannot`/`can't` are directives addressed to the agent only (`you cannot`), as otherwise they report;
  * - a modal of obligation or prohibition (`must`, `should not`, `forbidden`, `ensure`, `make sure`) is one wherever it
  *   stands, unless a past auxiliary precedes it (a report), or it is a purpose (`ran /research to ensure`);
@@ -364,6 +454,10 @@ export function isDirective(text: string, sentenceStart: number, at: number): bo
   if (cue === undefined) return false
   const after = at + cue.length
   if ((at > 0 && text.charCodeAt(at - 1) === 45) || text.charCodeAt(after) === 45) return false
+  // A cue in brackets annotates a field (`- path (string) [required]: the file to open`): documentation, not a directive.
+  const opener = at > 0 ? text.charCodeAt(at - 1) : 0
+  const closer = text.charCodeAt(after)
+  if ((opener === 91 || opener === 40) && (closer === 93 || closer === 41)) return false
   const from = clauseStart(text, sentenceStart, at)
   // Most directives open their clause (`Never …`, `- **Don't** …`): then no word needs slicing.
   if (!holdsLetter(text, from, at)) return !ADDRESSED_CUES.has(cue)

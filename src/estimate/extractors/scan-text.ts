@@ -4,8 +4,8 @@ import { sameUnits, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
 import { findPhrases } from './_phrases.js'
 import { RepeatedLines } from './_repeated-lines.js'
-import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, jsonMessage, MAX_ERROR_LENGTH, quotePositions, type RawSpan, searchMatchPrefix } from './lines.js'
-import { classifyWord, flagPhrases, numericPhrases, productBefore } from './words.js'
+import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, jsonMessage, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
+import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone } from './words.js'
 
 /**
  * How a part's text is scanned: `instruction` (user, system) for everything including constraint sentences and pasted
@@ -30,6 +30,7 @@ const ERROR = kindCode('error')
 const CONSTRAINT = kindCode('constraint')
 const VERSION = kindCode('version')
 const IDENTIFIER = kindCode('identifier')
+const PATH = kindCode('path')
 const NO_SPANS: readonly RawSpan[] = []
 /** Unit classes of lower-case letters. */
 const PROSE_UNITS = LOWER | NON_HEX_LETTER
@@ -75,15 +76,23 @@ function nextGeneration(): number {
   return ++generations
 }
 
-/** The kind code of the word `[start, end)` of `text` (-1 for none), from the cache when the scan saw it lately. */
+/**
+ * Set in a word's code when the word is not state by itself (see `standsAlone`): a decimal may still version the
+ * product before it (`Python 3.11`), so the scan decides after that look.
+ */
+const NOT_ALONE = 0x100
+const KIND_MASK = 0xff
+
+/** The kind code of the word `[start, end)` of `text` (-1 for none, {@link NOT_ALONE} set for a word not state alone), from the cache when the scan saw it lately. */
 function classifyCached(text: string, start: number, end: number, flags: number, generation: number): number {
   const length = end - start
   // A hash of the whole word: sampling a few units is cheaper, but paths and names that share them evict each other.
   const hash = hashUnits(text, start, end, 0x2545f491)
   const at = (hash & ((1 << CACHE_BITS) - 1)) << 2
   if (cached[at] === generation && cached[at + 2] === length && sameUnits(text, cached[at + 1]!, start, length)) return cached[at + 3]!
-  const kind = classifyWord(text.slice(start, end), flags)
-  const code = kind ? kindCode(kind) : -1
+  const word = text.slice(start, end)
+  const kind = classifyWord(word, flags)
+  const code = kind ? kindCode(kind) | (standsAlone(word, kind) ? 0 : NOT_ALONE) : -1
   cached[at] = generation
   cached[at + 1] = start
   cached[at + 2] = length
@@ -149,6 +158,15 @@ class LineSpans {
   private readonly starts: number[] = []
   private readonly ends: number[] = []
   private readonly order: number[] = []
+  /** The text the line's quoted strings are read in, and who wrote it (see {@link quotedIsState}). */
+  quoteText = ''
+  quoteSource: QuoteSource = 'instruction'
+
+  /** Pushes a regex, or a quoted string that is state, found by {@link forEachQuoted}. */
+  readonly pushQuoted = (isRegex: boolean, start: number, end: number): void => {
+    if (isRegex) this.push(REGEX, start, end)
+    else if (quotedIsState(this.quoteText, start, end, this.quoteSource)) this.push(QUOTED, start, end)
+  }
 
   /** Kind code of the line's `index`-th span, in the order pushed. */
   kindAt(index: number): number {
@@ -170,8 +188,6 @@ class LineSpans {
     this.count++
   }
 
-  /** Pushes a quoted string or regex found by {@link forEachQuoted}. */
-  readonly pushQuoted = (isRegex: boolean, start: number, end: number): void => this.push(isRegex ? REGEX : QUOTED, start, end)
 
   /** Sign of the order of spans `a` and `b`: by start, then longest first. */
   private before(a: number, b: number): number {
@@ -315,6 +331,9 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   // Whether quoted strings are found (and the quote characters of a line noted).
   const quoting = !tool && mode !== 'code'
   const source: ErrorSource = tool ? 'tool' : mode === 'instruction' ? 'pasted' : 'prose'
+  // (A closure here would capture `region`, and a captured variable is read from its context in the character loop.)
+  spans.quoteText = region
+  spans.quoteSource = mode === 'instruction' || mode === 'summary' ? mode : 'assistant'
   // Prose states errors in sentences and bullets: an indented line after one is the next bullet, not its detail.
   const details = source !== 'prose'
   let sawError = false
@@ -444,7 +463,9 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
         hintWords.length = hinted
         const words = hintWords
         while (phraseTo < phraseOffsets.length && phraseOffsets[phraseTo]! < lineStart) phraseTo++
-        const holdsPhrase = phraseTo < phraseOffsets.length && phraseOffsets[phraseTo]! < lineEnd
+        // An error phrase counts where it starts a word (`killed`, not `skilled`).
+        let holdsPhrase = false
+        for (let at = phraseTo; at < phraseOffsets.length && phraseOffsets[at]! < lineEnd && !holdsPhrase; at++) holdsPhrase = !isAsciiLetter(region.charCodeAt(phraseOffsets[at]! - 1))
         const error = errorSpan(region, lineStart, lineEnd, words, source, lineAscii, holdsPhrase)
         if (error) {
           spans.push(ERROR, error.start, error.end)
@@ -495,12 +516,14 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
             const within = constraints[sentence]
             if (within && within.start <= wordStart && wordEnd <= within.end && within.end - within.start > wordEnd - wordStart) continue
           }
-          const code = classifyCached(region, wordStart, wordEnd, flags[word]!, generation)
-          if (code >= 0 && (!tool || TOOL_RESULT_CODES & (1 << code))) {
+          const classified = classifyCached(region, wordStart, wordEnd, flags[word]!, generation)
+          const code = classified & KIND_MASK
+          if (classified >= 0 && (!tool || TOOL_RESULT_CODES & (1 << code))) {
             // A version keeps the product it versions (`OpenWrt 23.05-SNAPSHOT`, `node 20.11.1`, `Python 3.11`).
             const product = word > 0 && (code === VERSION || (code === NUMBER && flags[word] === (DIGIT | DOT))) ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
             if (product !== -1) spans.push(VERSION, product, wordEnd)
-            else spans.push(code, wordStart, wordEnd)
+            // A closing tag (`</task-notification>`) is markup, not a rooted path.
+            else if ((classified & NOT_ALONE) === 0 && !(code === PATH && wordStart > 0 && region.charCodeAt(wordStart - 1) === 60)) spans.push(code, wordStart, wordEnd)
           }
         }
       }
@@ -581,3 +604,5 @@ function detailSpan(text: string, lineStart: number, lineEnd: number, previous: 
 }
 
 const isAsciiWordUnit = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+
+const isAsciiLetter = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122)

@@ -45,6 +45,44 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
   return undefined
 }
 
+/**
+ * standsAlone(word, kind) = whether a word `classifyWord` gave `kind` is state by itself, where it has no neighbour
+ * making it a setting (a key, a flag, a unit, a comparator, a product: those phrases are found apart).
+ *
+ * Two classes are not (issue 10, the labelled sample's 'not state' identifiers and numbers):
+ * - a bare name of code: a snake_case or camelCase word (`line_number`, `attention_mask`, `cycleId`), a call whose
+ *   arguments hold no literal (`dict()`, `torch.no_grad()`, `model.get_logits(x)`), a variable passed under its own
+ *   name (`dtype=dtype`), two sentences glued by a missing space (`vulnerable.A`). The code defines such a name and
+ *   can be read again (the record's condition 1); a name that matters comes with a value, a path or an error, which
+ *   are kept;
+ * - a bare measurement: a decimal or exponent without its key (`79.88`, `3e-5`, a table's cells) or a count with a
+ *   magnitude suffix (`596M`, `11k`). Alone it says neither what it measures nor that anything depends on it.
+ */
+export function standsAlone(word: string, kind: ItemKind): boolean {
+  if (kind === 'identifier') return !isBareName(word)
+  if (kind === 'number') return !(SCIENTIFIC.test(word) || DECIMAL.test(word) || MAGNITUDE.test(word))
+  return true
+}
+
+/** A count with a magnitude suffix: `596M`, `11k`, `4.2k`, `1.5B`. */
+const MAGNITUDE = /^[-+]?\d+(?:\.\d+)?[kKMGB]$/
+/** Call arguments that are one name or none: `()`, `(x)`, `(self)`, `(gradient_checkpointing_kwargs)`. */
+const NAME_ARGUMENTS = /\((?:[A-Za-z_][\w.]*)?\)$/
+/** Two sentences glued: a lower-case word, a dot, a capitalized word or a capital (`vulnerable.A`, `done.Then`). */
+const GLUED_SENTENCES = /^[a-z]{3,}\.[A-Z][a-z]*$/
+
+/** Whether an identifier is a bare name of code (see {@link standsAlone}). */
+function isBareName(word: string): boolean {
+  if (SNAKE.test(word) || CAMEL.test(word) || GLUED_SENTENCES.test(word)) return true
+  if (CALL.test(word)) return NAME_ARGUMENTS.test(word)
+  const equals = word.indexOf('=')
+  if (equals > 0 && !word.startsWith('-')) {
+    const key = word.slice(0, equals)
+    return word.slice(equals + 1) === key.slice(key.lastIndexOf('.') + 1)
+  }
+  return false
+}
+
 const URL = /^(?:https?|ftp|file|ssh|git|wss?|s3|gs):\/\/\S+$/i
 const GIT_REMOTE = /^[\w.-]+@[\w.-]+:[\w./~-]+$/
 const IP_ADDRESS = /^\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?$/
@@ -279,9 +317,12 @@ export const UNIT_WORDS = new Set([
   'usd', 'dollars', 'eur', 'k', 'm', 'x', 'layers', 'heads', 'params', 'parameters', 'users', 'connections', 'concurrent',
 ])
 
-/** Comparators that make the number after them a threshold (`>= 3`, `at most 5`). Multi-word ones end with the last word. */
+/**
+ * Comparators that make the number after them a threshold (`>= 3`, `at most 5`). Multi-word ones end with the last word.
+ * `==` and `!=` are not among them: an equality test is a condition of code (`mask.dim() == 4`), not a limit.
+ */
 export const COMPARATORS: ReadonlyArray<readonly string[]> = [
-  ['>='], ['<='], ['>'], ['<'], ['=='], ['!='], ['≥'], ['≤'], ['='],
+  ['>='], ['<='], ['>'], ['<'], ['≥'], ['≤'], ['='],
   ['at', 'most'], ['at', 'least'], ['no', 'more', 'than'], ['no', 'less', 'than'], ['no', 'fewer', 'than'], ['fewer', 'than'],
   ['less', 'than'], ['more', 'than'], ['up', 'to'], ['under'], ['over'], ['exactly'], ['max'], ['min'], ['maximum'], ['minimum'],
   ['limit'], ['timeout'], ['threshold'], ['below'], ['above'], ['within'],
