@@ -52,8 +52,9 @@ const options = {
 /** Extensions a directory walk reads as transcripts (other files are not looked at). */
 const TRANSCRIPT_EXTENSIONS = ['.jsonl', '.json', '.md', '.traj', '.txt', '.log']
 
-/** Message text the whole page shows at most, shared among a directory's sessions. */
+/** Message text and listed items the whole page holds at most, shared among a directory's sessions. */
 const PAGE_TEXT_CHARS = 24_000_000
+const PAGE_ITEMS = 200_000
 
 /**
  * readChartJs() = Chart.js's UMD build (`dist/chart.umd.min.js`, license banner first), found through the installed
@@ -105,14 +106,14 @@ interface SessionSettings {
 }
 
 /** Reads, audits and describes one file; its name as the page shows it is `display`. */
-async function sessionOf(path: string, display: string, id: string, settings: SessionSettings, maxSessionChars: number, io: CliIo): Promise<SessionReport> {
+async function sessionOf(path: string, display: string, id: string, settings: SessionSettings, caps: { maxSessionChars: number; maxItems: number }, io: CliIo): Promise<SessionReport> {
   const source = await sourceFromFile(path)
   if (isAuditLogHead(source.head)) throw new FloorguardError('invalid-input', `${display}: a floorguard hooks audit log, not a transcript (floorguard audit reads it)`)
   const transcript = await readTranscript(source, { format: settings.format, lenient: settings.lenient, keepSource: false })
   reportWarnings(transcript, 'report', io)
   const { tokenizer, estimator, slot, budget, highWaterMark } = settings
   const audit = auditTranscript(transcript, { estimator, tokenizer, file: display, slot, budget, highWaterMark })
-  return buildSessionReport(transcript, { file: display, id, estimator, tokenizer, slot, budget, highWaterMark, audit, maxSessionChars })
+  return buildSessionReport(transcript, { file: display, id, estimator, tokenizer, slot, budget, highWaterMark, audit, ...caps })
 }
 
 /** `floorguard report`: the HTML page of a transcript or a directory of them. */
@@ -143,11 +144,14 @@ export const reportCommand: CliCommand = {
     if (info.isDirectory()) {
       const files = await walk(path)
       if (files.length === 0) throw new UsageError(`${input}: expected transcript files (${TRANSCRIPT_EXTENSIONS.join(' ')}) in the directory, found none`)
-      const maxSessionChars = Math.max(100_000, Math.min(2_000_000, Math.floor(PAGE_TEXT_CHARS / files.length)))
+      const caps = {
+        maxSessionChars: Math.max(100_000, Math.min(2_000_000, Math.floor(PAGE_TEXT_CHARS / files.length))),
+        maxItems: Math.max(200, Math.min(5000, Math.floor(PAGE_ITEMS / files.length))),
+      }
       for (const file of files) {
         const display = relative(path, file) || basename(file)
         try {
-          sessions.push(await sessionOf(file, display, `s${sessions.length}`, settings, maxSessionChars, io))
+          sessions.push(await sessionOf(file, display, `s${sessions.length}`, settings, caps, io))
         } catch (error) {
           if (!FloorguardError.is(error)) throw error
           skipped.push({ file: display, reason: error.message.split('\n')[0]! })
@@ -155,7 +159,7 @@ export const reportCommand: CliCommand = {
       }
       if (sessions.length === 0) throw new UsageError(`${input}: none of its ${files.length} files is a transcript floorguard reads (first: ${skipped[0]!.file}: ${skipped[0]!.reason})`)
     } else {
-      sessions.push(await sessionOf(path, input, 's0', settings, 2_000_000, io))
+      sessions.push(await sessionOf(path, input, 's0', settings, { maxSessionChars: 2_000_000, maxItems: 5000 }, io))
     }
     const title = typeof values.title === 'string' ? values.title : `floorguard report: ${basename(path) || input}`
     const html = renderReportPage({ title, generator: generator(), sessions, skipped, overview: info.isDirectory() }, { chartJs: readChartJs() })
