@@ -1,6 +1,6 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult, LanguageModelV3Prompt } from '@ai-sdk/provider'
-import { generateText, stepCountIs, tool, wrapLanguageModel, type ModelMessage } from 'ai'
-import { MockLanguageModelV3 } from 'ai/test'
+import { ToolLoopAgent, generateText, stepCountIs, streamText, tool, wrapLanguageModel, type ModelMessage } from 'ai'
+import { MockLanguageModelV3, simulateReadableStream } from 'ai/test'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createCompactor } from '../runtime/index.js'
@@ -109,6 +109,26 @@ describe('compactionMiddleware (wrapLanguageModel, ai 6)', () => {
     expect(snapshot(messages)).toBe(before)
   })
 
+  it('compacts streamText calls too (transformParams runs for doStream)', async () => {
+    const model = new MockLanguageModelV3({
+      doStream: async () => ({
+        stream: simulateReadableStream({
+          chunks: [
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: 'done' },
+            { type: 'text-end', id: 't' },
+            { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: result([]).usage },
+          ],
+        }),
+      }),
+    })
+    const wrapped = wrapLanguageModel({ model, middleware: compactionMiddleware({ budget: BUDGET, slot: 600 }) })
+    const stream = streamText({ model: wrapped, system: SYSTEM, messages: conversation() })
+    expect(await stream.text).toBe('done')
+    const summary = summaryOf(model.doStreamCalls[0]!.prompt)
+    for (const text of Object.values(PLANTED)) expect(summary).toContain(text)
+  })
+
   it('on a refusal sends the prompt uncompacted and hands the signal to onSignal', async () => {
     const messages = conversation()
     const signals: BudgetSignal[] = []
@@ -184,6 +204,21 @@ describe('compactionPrepareStep', () => {
     expect(texts(prompts[2]!)).toContain('ran npm test: ok')
     expect(events.filter((event) => event.type === 'summary-end')).toHaveLength(1)
     expect(snapshot(messages)).toBe(before)
+  })
+
+  it('works as a ToolLoopAgent prepareStep', async () => {
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        result([{ type: 'tool-call', toolCallId: 'loop-1', toolName: 'bash', input: JSON.stringify({ command: 'ls' }) }], 'tool-calls'),
+        result([{ type: 'text', text: 'all green' }]),
+      ],
+    })
+    const agent = new ToolLoopAgent({ model, instructions: SYSTEM, tools: { bash }, prepareStep: compactionPrepareStep({ budget: BUDGET, slot: 600 }) })
+    const output = await agent.generate({ messages: conversation() })
+    expect(output.text).toBe('all green')
+    const prompts = model.doGenerateCalls.map((call: LanguageModelV3CallOptions) => call.prompt)
+    expect(prompts).toHaveLength(2)
+    for (const prompt of prompts) for (const text of Object.values(PLANTED)) expect(summaryOf(prompt)).toContain(text)
   })
 
   it('ai 6 semantics called directly: the full history again maps to the same summary object plus the new messages', async () => {
