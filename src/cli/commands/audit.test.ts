@@ -120,6 +120,17 @@ describe.skipIf(!fresh)('floorguard audit as a process', () => {
     expect(JSON.parse(missing.stdout).failed).toHaveLength(1)
   })
 
+  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal, a progress bar on stderr, erased before the table', () => {
+    // util-linux `script` gives the command a pseudo-terminal; its stderr and stdout both come back on our stdout.
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} audit logs --jobs 1`
+    const result = spawnSync('/usr/bin/script', ['-qec', command, '/dev/null'], { cwd: work, encoding: 'utf8', timeout: 60_000 })
+    expect(result.status).toBe(0)
+    // Five candidate files: the three transcripts, package.json and README.md (skipped once read).
+    expect(result.stdout).toMatch(/\r\[#*\.+\] 1\/5 files/)
+    expect(result.stdout).toMatch(/\r\[#{24}\] 5\/5 files, [\d.]+\/[\d.]+ MB\r\u001b\[K/)
+    expect(result.stdout).toContain('3 files audited')
+  })
+
   it('a reader that closes standard output ends the audit quietly', async () => {
     const child = spawn(process.execPath, [BIN, 'audit', 'logs', '--json', '--jobs', '1'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] })
     child.stdout.destroy()
