@@ -49,6 +49,7 @@ section.session:first-of-type { border-top: 0; margin-top: 0; }
 .chart-box { position: relative; height: 340px; border: 1px solid var(--line); border-radius: 8px; padding: 8px; background: #fff; }
 .chart-box.small { height: 280px; }
 .nowrap { white-space: nowrap; }
+nav.jump { margin: 10px 0 0; font-size: 13px; color: var(--muted); }
 table.overview td:nth-child(2) { white-space: nowrap; }
 .note, .legend-note { color: var(--muted); font-size: 12.5px; }
 table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; }

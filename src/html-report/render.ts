@@ -168,7 +168,7 @@ function itemsSection(session: SessionReport): string {
     )
     .join('')
   const omitted = session.itemsOmitted > 0 ? `<p class="note">${number(session.itemsOmitted)} more items are not listed (the page lists the first ${number(session.items.length)}).</p>` : ''
-  return `<h3>Items <span class="sub">· ${number(session.items.length + session.itemsOmitted)} irreducible spans; each links to its message, where it is highlighted</span></h3>
+  return `<h3 id="${h(session.id)}-items-heading">Items <span class="sub">· ${number(session.items.length + session.itemsOmitted)} irreducible spans; each links to its message, where it is highlighted</span></h3>
 ${session.items.length === 0 ? '<p class="note">No irreducible items: the transcript is narrative, a gist suffices.</p>' : `<div class="filters" id="${h(session.id)}-filters"><button type="button" data-filter="all">all</button><button type="button" data-filter="none">none</button>${filters}<span class="filter-count"></span></div>
 <div class="scroll"><table class="items"><thead><tr><th>kind</th><th>text</th><th class="num">tokens</th><th class="num">message</th></tr></thead><tbody id="${h(session.id)}-items"></tbody></table></div>${omitted}`}`
 }
@@ -180,7 +180,7 @@ function kindClassOf(kind: string): string {
 
 function planSection(session: SessionReport): string {
   const plan = session.plan
-  if (!plan) return '<h3>Plan</h3><p class="note">The transcript has no messages.</p>'
+  if (!plan) return `<h3 id="${h(session.id)}-plan">Plan</h3><p class="note">The transcript has no messages.</p>`
   const firstCut = session.cuts[0]
   const scope =
     session.planScope === 'first-cut' && firstCut
@@ -188,7 +188,7 @@ function planSection(session: SessionReport): string {
       : plan.range[0] > 0
         ? `what a compactor at slot ${number(session.slot)} would compact next: messages ${rangeLinks(session, plan.range)}, from the last compaction point (its summary included) to the end`
         : `what a compactor at slot ${number(session.slot)} would compact next: the whole transcript (no compaction point yet)`
-  return `<h3>Plan <span class="sub">· ${scope}</span></h3>
+  return `<h3 id="${h(session.id)}-plan">Plan <span class="sub">· ${scope}</span></h3>
 <div class="plan">
 <p>${decisionBadge(plan.kind)} floor ${number(plan.floor.total)} tokens = irreducible ${number(plan.floor.irreducible)} + margin ${number(plan.floor.margin)} · slot ${number(plan.slot)} · ${number(plan.tokens)} tokens in the range</p>
 <p class="message-line">${h(plan.message)}</p>
@@ -217,8 +217,8 @@ function planRows(session: SessionReport, plan: ReportPlan): string {
 function compactionsSection(session: SessionReport): string {
   if (session.compactions.length === 0) {
     const cuts = session.cuts
-    if (cuts.length === 0) return '<h3>Compactions</h3><p class="note">No compaction point in this transcript (no summary), and the context never crossed the high-water mark.</p>'
-    return `<h3>Compactions <span class="sub">· none in the log; where a compactor at slot ${number(session.slot)} and the high-water mark would have run</span></h3>
+    if (cuts.length === 0) return `<h3 id="${h(session.id)}-compactions">Compactions</h3><p class="note">No compaction point in this transcript (no summary), and the context never crossed the high-water mark.</p>`
+    return `<h3 id="${h(session.id)}-compactions">Compactions <span class="sub">· none in the log; where a compactor at slot ${number(session.slot)} and the high-water mark would have run</span></h3>
 ${table(
   ['at', 'would replace', 'tokens', 'floor', 'floorguard at this slot'],
   cuts.map((cut) => [
@@ -280,7 +280,7 @@ ${table(
       return `<details class="lost"${index < 3 ? ' open' : ''}><summary>Summary at #${compaction.message}: ${number(audit.lost.length + audit.lostOmitted)} items lost, ${number(used)} of them used again later</summary><div class="scroll">${list}</div>${more}</details>`
     })
     .join('\n')
-  return `<h3>Compactions <span class="sub">· summaries already in the log and what each kept verbatim</span></h3>
+  return `<h3 id="${h(session.id)}-compactions">Compactions <span class="sub">· summaries already in the log and what each kept verbatim</span></h3>
 ${table(['summary', 'compactor', 'replaced', 'summary tokens', 'items', 'survived', 'survival', 'used again', 'lost, used again', 'counterfactual', 'floor', 'floorguard at this size'], rows)}
 ${lost}`
 }
@@ -305,13 +305,22 @@ ${card('survival', pooled.share === null ? '—' : percent(pooled.share), pooled
 ${card('counterfactuals', pooled.audited > 0 ? number(pooled.counterfactual) : '—', 'summaries that lost a constraint, error or current decision')}
 ${card('plan', session.plan ? decisionBadge(session.plan.kind) : '—', session.plan ? `floor ${number(session.plan.floor.total)} · slot ${number(session.slot)}` : '')}
 </div>
-<h3>Timeline</h3>
+<nav class="jump">${[
+    ['timeline', 'timeline'],
+    ['plan', 'plan'],
+    ['compactions', 'compactions'],
+    ['items-heading', 'items'],
+    ['messages-heading', 'messages'],
+  ]
+    .map(([anchor, label]) => `<a href="#${h(session.id)}-${anchor}">${h(label!)}</a>`)
+    .join(' · ')}</nav>
+<h3 id="${h(session.id)}-timeline">Timeline</h3>
 <div class="chart-box"><canvas id="${h(session.id)}-chart" role="img" aria-label="tokens per message, irreducible tokens stacked"></canvas></div>
 <p class="legend-note">Bars: tokens per message, the irreducible part (items a summary must keep verbatim) stacked in orange. Lines (right axis, log scale): context and irreducible tokens since the last compaction point, the summary slot (${number(session.slot)}) and the high-water mark (${percent(session.highWaterMark)} of ${number(session.budget)}). Red markers: summaries in the log, with the share of items they kept. Click a bar to open its message.</p>
 ${planSection(session)}
 ${compactionsSection(session)}
 ${itemsSection(session)}
-<h3>Messages <span class="sub">· long messages are collapsed; the first ${number(session.messageChars)} characters of each are shown</span></h3>
+<h3 id="${h(session.id)}-messages-heading">Messages <span class="sub">· long messages are collapsed; the first ${number(session.messageChars)} characters of each are shown</span></h3>
 <div class="messages" id="${h(session.id)}-messages"></div>
 </section>`
 }
