@@ -1,4 +1,4 @@
-// `npm run bench [estimators|hostile|counting|plan|jsonl|whole …] [--skip-64]`: throughput of the estimators against
+// `npm run bench [estimators|hostile|counting|plan|jsonl|whole|runtime …] [--skip-64]`: throughput of the estimators against
 // the record's reference (python3), in this process; hostile inputs through `floorguard check`; exact counting against
 // gpt-tokenizer; the other hot paths; and whole processes, `floorguard check` against the reference run as a process
 // at 1 to 64 MB (bench/whole.js; --skip-64 stops at 32 MB) (all of them unless some are named). Runs against dist/ (built by `npm ci`). Prints a table and writes
@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks'
 import { agentText, prng } from './_text.js'
 import { counting } from './count.js'
 import { printWhole, whole } from './whole.js'
+import { printRuntime, runtime } from './runtime.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'dist')
@@ -137,6 +138,7 @@ try {
   if (wanted('plan')) results.benches.plan = childBench('plan.js')
   if (wanted('jsonl')) results.benches.jsonl = childBench('jsonl.js')
   if (wanted('whole')) results.benches.whole = await whole({ skip64: flags.includes('--skip-64') })
+  if (wanted('runtime')) results.benches.runtime = await runtime(dist)
   // A 1 GB directory: run only when named (`npm run bench audit`).
   if (only.includes('audit')) results.benches.audit = childBench('audit.js')
 } finally {
@@ -164,6 +166,7 @@ for (const name of ['counting', 'plan', 'jsonl']) {
   for (const row of Array.isArray(bench) ? bench : [bench]) console.log(`  ${JSON.stringify(row)}`)
 }
 if (results.benches.whole) printWhole(results.benches.whole)
+if (results.benches.runtime) printRuntime(results.benches.runtime)
 mkdirSync(join(root, '.bench'), { recursive: true })
 writeFileSync(join(root, '.bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log('\nwritten to .bench/results.json')

@@ -54,14 +54,54 @@ export function allowedCuts(messages: readonly Message[], pairs: readonly ToolPa
 }
 
 /**
+ * How far an error → fix unit of the default linker reaches around a cut: a failure links at most its `window` (50)
+ * messages after its result, plus the result, the fix and the report after it.
+ */
+const LINK_REACH = 53
+/** Messages before and after the natural end whose units are computed first (the whole list only when needed). */
+const WINDOW_BEFORE = 256
+const WINDOW_AFTER = 64
+
+/**
+ * Allowed cuts over a window around `end`, with the range of cuts the window decides exactly as the whole list would
+ * (units of the default linker reach at most {@link LINK_REACH} messages; tool pairs are taken from the whole list).
+ * Linking a window costs O(window), not O(messages): the error-fix linker reads every tool output it is given.
+ */
+function windowCuts(messages: readonly Message[], pairs: readonly ToolPair[], end: number): { allowed: (cut: number) => boolean; from: number; to: number } {
+  const n = messages.length
+  const hi = Math.min(n, end + WINDOW_AFTER)
+  let lo = Math.max(0, end - WINDOW_BEFORE)
+  // A pair whose result lies in the window brings its call in, wherever it is.
+  for (const pair of pairs) if (pair.result.message >= lo && pair.result.message < hi && pair.call.message < lo) lo = pair.call.message
+  const inside = pairs.filter((pair) => pair.call.message >= lo && pair.call.message < hi && pair.result.message >= lo && pair.result.message < hi)
+  const open = new Int32Array(n + 2)
+  const mark = (start: number, stop: number) => {
+    if (stop - start < 2) return
+    open[start + 1]!++
+    open[stop]!--
+  }
+  for (const pair of pairs) mark(Math.min(pair.call.message, pair.result.message), Math.max(pair.call.message, pair.result.message) + 1)
+  for (const unit of createErrorFixLinker().link({ messages: messages.slice(lo, hi), offset: lo, pairs: inside })) mark(unit.range[0], unit.range[1])
+  const allowed = new Uint8Array(n + 1)
+  let depth = 0
+  for (let cut = 0; cut <= n; cut++) {
+    depth += open[cut]!
+    allowed[cut] = cut === 0 || cut === n || depth === 0 ? 1 : 0
+  }
+  return { allowed: (cut) => allowed[cut] === 1, from: lo === 0 ? 0 : lo + LINK_REACH, to: hi === n ? n : hi - LINK_REACH }
+}
+
+/**
  * The segment to compact: the oldest `fraction` of the turns after the leading system messages.
  *
  * turns T = messages after the system prompt that start a turn ({@link startsTurn}; the first one always does);
  * end = start of turn max(1, ⌊fraction × T⌋) + 1; with a single turn, ⌊fraction × messages⌋ messages instead. The end
- * then moves back to the nearest cut that splits no causal unit, or, when that leaves nothing, forward to the next
- * one; a range that would reach the last message is no selection (the newest message is never compacted).
+ * then moves back to the nearest cut that splits no causal unit (tool pair, error → fix), or, when that leaves nothing,
+ * forward to the next one; a range that would reach the last message is no selection (the newest message is never
+ * compacted). Units are linked in a window around the end first, over the whole list only when the window cannot
+ * decide (see {@link allowedCuts}, the reference this agrees with).
  */
-export function selectSegment(messages: readonly Message[], fraction: number, cutAllowed: Uint8Array): Selection {
+export function selectSegment(messages: readonly Message[], fraction: number, pairs: readonly ToolPair[]): Selection {
   const n = messages.length
   const start = systemEnd(messages)
   const starts: number[] = []
@@ -76,6 +116,11 @@ export function selectSegment(messages: readonly Message[], fraction: number, cu
     end = start + Math.max(1, Math.floor(fraction * (n - start)))
   }
   if (end >= n) return { range: undefined, turns, selectedTurns }
+  const window = windowCuts(messages, pairs, end)
+  if (end <= window.to) {
+    for (let back = end; back > start && back >= window.from; back--) if (window.allowed(back)) return { range: [start, back], turns, selectedTurns }
+  }
+  const cutAllowed = allowedCuts(messages, pairs)
   let back = end
   while (back > start && !cutAllowed[back]) back--
   if (back > start) return { range: [start, back], turns, selectedTurns }

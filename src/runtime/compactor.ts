@@ -16,7 +16,7 @@ import { messageTokens, pairToolCalls } from '../transcript/render.js'
 import { MessageCache } from './_cache.js'
 import { compactWithEvents, distinctCount, lostItems, planEndEvent, rangeTokens, type EventFields } from './_events.js'
 import { findMaskable } from './_mask.js'
-import { allowedCuts, selectSegment } from './_select.js'
+import { selectSegment } from './_select.js'
 import type {
   BudgetSignal,
   CompactionPolicy,
@@ -131,6 +131,8 @@ export function createCompactor(options: CompactorOptions = {}): Compactor {
   let cache: MessageCache | undefined
   const stats: { calls: number; cachedMessages: number; computedMessages: number } = { calls: 0, cachedMessages: 0, computedMessages: 0 }
   const memos: Memo[] = []
+  /** The last call that reached the mark: its canonical messages, selection and outcome. */
+  let last: { readonly canonical: readonly Message[]; readonly range: RuntimeRange; readonly outcome: Outcome } | undefined
   let resources: Promise<{ tokenizer: TokenizerV1; estimator: FloorEstimatorV1; summarizer: SummarizerV1 }> | undefined
 
   function load(): Promise<{ tokenizer: TokenizerV1; estimator: FloorEstimatorV1; summarizer: SummarizerV1 }> {
@@ -162,11 +164,20 @@ export function createCompactor(options: CompactorOptions = {}): Compactor {
     if (before < settings.threshold) return { kind: 'unchanged', messages, layout: keptLayout(messages.length), events }
 
     const canonical = read.canonical
+    if (last && last.canonical.length === canonical.length && last.canonical.every((message, index) => message === canonical[index])) {
+      // The very messages of the last call again (a refusal the caller has not acted on yet): its outcome, for O(n).
+      emit({ type: 'compaction-start', contextTokens: before, budget: settings.budget, threshold: settings.threshold, range: last.range })
+      if (last.outcome.signal) emitRefusal(emit, last.outcome.signal, before, settings)
+      return build(messages, read.tokens, tokenizer, last.outcome, before, settings, emit, events, true)
+    }
     const { pairs, unpaired } = pairToolCalls(canonical)
-    const selection = selectSegment(canonical, settings.compactFraction, allowedCuts(canonical, pairs))
+    const selection = selectSegment(canonical, settings.compactFraction, pairs)
     const range = selection.range
     emit({ type: 'compaction-start', contextTokens: before, budget: settings.budget, threshold: settings.threshold, range: range ?? [0, 0] })
-    const finish = (outcome: Outcome, replayed = false): CompactorResult => build(messages, read.tokens, tokenizer, outcome, before, settings, emit, events, replayed)
+    const finish = (outcome: Outcome, replayed = false): CompactorResult => {
+      last = { canonical, range: range ?? [0, 0], outcome }
+      return build(messages, read.tokens, tokenizer, outcome, before, settings, emit, events, replayed)
+    }
     if (!range) {
       const signal = {
         type: 'budget-infeasible' as const,
