@@ -115,7 +115,8 @@ describe('FloorguardCompactionSession (@openai/agents 0.14)', () => {
       underlyingSession: memory,
       budget: BUDGET,
       slot: 600,
-      shouldTriggerCompaction: ({ compactionCandidateItems, sessionItems }) => {
+      shouldTriggerCompaction: ({ compactionCandidateItems, sessionItems, compactionMode }) => {
+        expect(compactionMode).toBe('input')
         seen.push(compactionCandidateItems.length, sessionItems.length)
         return false
       },

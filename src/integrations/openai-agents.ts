@@ -26,8 +26,14 @@ import { type AdapterOptions, type CompactionView, type Rebuild, DEFAULT_SUMMARY
 export { CompactionRefusedError, DEFAULT_SUMMARY_PREFIX } from './_shared.js'
 export type { AdapterOptions } from './_shared.js'
 
-/** What the decision hook sees (the fields of `OpenAIResponsesCompactionDecisionContext` that apply locally). */
+/**
+ * What the decision hook sees: `OpenAIResponsesCompactionDecisionContext`'s fields, so a hook written for
+ * `OpenAIResponsesCompactionSession` works unchanged (`compactionMode` is always `input`: the local history is read).
+ */
 export interface CompactionDecisionContext {
+  /** The `responseId` the runner passed, if any (unused locally). */
+  readonly responseId: string | undefined
+  readonly compactionMode: 'input'
   /** Items that are neither user messages nor `compaction` items (read-only). */
   readonly compactionCandidateItems: readonly AgentInputItem[]
   /** Every stored item (read-only). */
@@ -126,7 +132,12 @@ export class FloorguardCompactionSession implements OpenAIResponsesCompactionAwa
   async runCompaction(args: OpenAIResponsesCompactionArgs = {}): Promise<OpenAIResponsesCompactionResult | null> {
     const items = await this.underlyingSession.getItems()
     if (args.force !== true && this.#options.shouldTriggerCompaction) {
-      const go = await this.#options.shouldTriggerCompaction({ compactionCandidateItems: items.filter(isCandidate), sessionItems: items })
+      const go = await this.#options.shouldTriggerCompaction({
+        responseId: args.responseId,
+        compactionMode: 'input',
+        compactionCandidateItems: items.filter(isCandidate),
+        sessionItems: items,
+      })
       if (!go) return null
     }
     let view = this.#view
