@@ -35,7 +35,7 @@ p.meta { margin: 0 0 12px; color: var(--muted); }
 a { color: var(--accent); text-decoration: none; }
 a:hover { text-decoration: underline; }
 code, pre, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 12.5px; }
-section.session { border-top: 3px solid var(--line); margin-top: 32px; }
+section.session { border-top: 3px solid var(--line); margin-top: 32px; content-visibility: auto; contain-intrinsic-size: auto 3000px; }
 section.session:first-of-type { border-top: 0; margin-top: 0; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 10px; margin: 12px 0 4px; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
