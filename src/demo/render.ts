@@ -24,8 +24,8 @@ export interface ArmEventJson {
   /** The slot the region was asked to fit. */
   readonly slot: number
   readonly decision: 'compact' | 'split' | 'refuse'
-  /** One per summary written: the session turns it covers and its tokens. */
-  readonly parts: ReadonlyArray<{ readonly turns: readonly [number, number]; readonly tokens: number }>
+  /** One per summary written: the session turns it covers, its tokens and the floor of what it replaced. */
+  readonly parts: ReadonlyArray<{ readonly turns: readonly [number, number]; readonly tokens: number; readonly floor: number }>
   /** N: the region's distinct items by the estimator (the same region gives the same N in both arms). */
   readonly items: number
   /** n: how many of them survive verbatim. */
@@ -184,8 +184,11 @@ function eventRows(index: number, naive: ArmEvent | undefined, floorguard: ArmEv
       }),
     ),
   )
-  const partTurns = both((event) => (event.parts.length > 1 ? event.parts.map((part) => turns(part.turns).replace('turns ', '').replace('turn ', '')).join(' | ') : ''))
-  if (partTurns.some((text) => text !== '')) lines.push(row('  parts (turns)', ...partTurns))
+  const partTurns = both((event) => (event.parts.length > 1 ? event.parts.map((part) => turns(part.turns).replace(/^turns? /, '')).join(' | ') : ''))
+  if (partTurns.some((text) => text !== '')) {
+    lines.push(row('  parts (turns)', ...partTurns))
+    lines.push(row('  parts (floor)', ...both((event) => (event.parts.length > 1 ? event.parts.map((part) => number(part.floor)).join(' + ') : ''))))
+  }
   lines.push(row('items verbatim (n/N)', ...both((event) => `${number(event.verbatim)}/${number(event.items)}`)))
   lines.push(row('context tokens', ...both((event) => `${number(event.contextTokensBefore)} → ${number(event.contextTokensAfter)}`)))
   return lines

@@ -77,6 +77,8 @@ export interface EventPart {
   readonly turns: readonly [number, number]
   /** Tokens of the part's summary. */
   readonly tokens: number
+  /** The part's own floor by the demo's estimator (what its summary had to hold). */
+  readonly floor: number
 }
 
 /** One compaction (or refusal) of one arm. */
@@ -213,7 +215,7 @@ async function runArm({ name, session, fateTurn, tokenizer, estimator, options }
       const standIns = result.layout.flatMap((entry) =>
         entry.kind === 'summary' ? [entry.text] : entry.kind === 'kept' && entry.index >= from && entry.index < to ? [renderMessage(context[entry.index]!).text] : [],
       )
-      events.push(measure({ session, turn, result, start, regionMessages, regionOrigins, summaries, standIns, estimator, tokenizer, origins }))
+      events.push(measure({ session, turn, result, start, context, regionMessages, regionOrigins, summaries, standIns, estimator, tokenizer, origins }))
       context = [...result.messages]
       origins = nextOrigins
       tokens = 0
@@ -232,6 +234,8 @@ interface Measure {
   readonly turn: number
   readonly result: Awaited<ReturnType<ReturnType<typeof createCompactor>['maybeCompact']>>
   readonly start: Extract<CompactorEvent, { type: 'compaction-start' }>
+  /** The context the call was given (the indices of `start` and of the summaries' ranges refer to it). */
+  readonly context: readonly Message[]
   readonly regionMessages: readonly Message[]
   readonly regionOrigins: readonly Origin[]
   readonly summaries: ReadonlyArray<{ readonly range: RuntimeRange; readonly text: string }>
@@ -241,7 +245,7 @@ interface Measure {
   readonly origins: readonly Origin[]
 }
 
-function measure({ session, turn, result, start, regionMessages, regionOrigins, summaries, standIns, estimator, tokenizer, origins }: Measure): ArmEvent {
+function measure({ session, turn, result, start, context, regionMessages, regionOrigins, summaries, standIns, estimator, tokenizer, origins }: Measure): ArmEvent {
   const estimate = estimator.estimate(regionMessages, start.range[0])
   const plan = result.events.find((event) => event.type === 'plan-end')
   const end = result.events.find((event) => event.type === 'compaction-end')
@@ -258,7 +262,11 @@ function measure({ session, turn, result, start, regionMessages, regionOrigins, 
     floor: estimate.total,
     decision: plan?.decision ?? (result.kind === 'refused' ? 'refuse' : 'compact'),
     slot: plan?.slot ?? DEMO_SETTINGS.slot,
-    parts: summaries.map((summary) => ({ turns: turnsOf(session, origins.slice(summary.range[0], summary.range[1])), tokens: tokenizer.count(summary.text) })),
+    parts: summaries.map((summary) => ({
+      turns: turnsOf(session, origins.slice(summary.range[0], summary.range[1])),
+      tokens: tokenizer.count(summary.text),
+      floor: estimator.estimate(context.slice(summary.range[0], summary.range[1]), summary.range[0]).total,
+    })),
     items: estimate.items.length,
     verbatim,
     contextTokensBefore: start.contextTokens,
