@@ -3,11 +3,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, REPO } from '../_test-io.js'
+import { REPO } from '../_test-io.js'
 
 // `floorguard audit` as a process over dist/ (its files run on worker threads, which load the compiled worker).
 // Skipped, visibly, when dist/ is missing or older than the audit's sources (`npm run build` first).
-const BUILT = join(REPO, 'dist', 'cli', 'commands', '_audit-worker.js')
+// FLOORGUARD_ROOT runs another build (a copy of bin/, dist/ and package.json, e.g. one compiled to a private outDir).
+const ROOT = process.env.FLOORGUARD_ROOT ?? REPO
+const BIN = join(ROOT, 'bin', 'floorguard.js')
+const BUILT = join(ROOT, 'dist', 'cli', 'commands', '_audit-worker.js')
 
 function builtIsFresh(): boolean {
   if (!existsSync(BUILT)) return false
