@@ -30,10 +30,14 @@ describe('floorguard report', () => {
     expect(html).not.toContain('id="overview"')
   })
 
-  it('-o - writes the page to standard output', async () => {
+  it('-o - writes the page to standard output; - reads the transcript from standard input', async () => {
     const { code, stdout } = await runCaptured(['report', 'session.json', '-o', '-', '--slot', '600'], { cwd: folder })
     expect(code).toBe(0)
     expect(stdout).toContain('<span class="decision refuse">REFUSE</span>')
+    const piped = await runCaptured(['report', '-', '-o', '-'], { cwd: folder, stdin: JSON.stringify(example) })
+    expect(piped.code).toBe(0)
+    expect(piped.stdout).toContain('<title>floorguard report: &lt;stdin&gt;</title>')
+    expect(piped.stdout).toContain('<h2>&lt;stdin&gt;</h2>')
   })
 
   it('a directory: one page with an overview of its transcripts, the unreadable ones listed, other files not looked at', async () => {

@@ -15,9 +15,9 @@ import { parseCommandArgs, parseIntegerFlag, parseRatioFlag, UsageError, type Cl
 import { resolveEstimation } from '../_estimation.js'
 import { reportWarnings } from '../_load.js'
 import { resolveOutput, writeOutput } from '../_output.js'
-import { sourceFromFile } from '../source.js'
+import { sourceFromFile, sourceFromStdin } from '../source.js'
 
-const usage = `usage: floorguard report FILE|DIR [-o report.html] [--slot N] [--budget N] [--high-water R] [--title TEXT]
+const usage = `usage: floorguard report FILE|DIR|- [-o report.html] [--slot N] [--budget N] [--high-water R] [--title TEXT]
                         [--format auto|openai|…] [--tokenizer o200k_base|cl100k_base|approx]
                         [--estimator full|seed|conservative] [--margin R] [--lenient]
 
@@ -25,7 +25,7 @@ Writes one self-contained HTML page (no network requests, works from file://): a
 the irreducible tokens stacked, the slot and high-water lines and the compaction points with each summary's survival;
 the plan for the range a compactor at --slot would compact next; the audit of the summaries already in the log (lost
 items first, each linked to where the session used it again); every item, filterable by kind and highlighted in its
-message. A DIR is walked (transcript files: .jsonl .json .md .traj .txt .log) into one page with an overview table.
+message. - reads standard input. A DIR is walked (transcript files: .jsonl .json .md .traj .txt .log) into one page with an overview table.
 
   -o, --output OUT   where to write the page (default report.html in the current directory; - for standard output)
   --slot N           summary slot in tokens for the plan and the audit's cuts (default 2000)
@@ -106,8 +106,8 @@ interface SessionSettings {
 }
 
 /** Reads, audits and describes one file; its name as the page shows it is `display`. */
-async function sessionOf(path: string, display: string, id: string, settings: SessionSettings, caps: { maxSessionChars: number; maxItems: number }, io: CliIo): Promise<SessionReport> {
-  const source = await sourceFromFile(path)
+async function sessionOf(path: string | null, display: string, id: string, settings: SessionSettings, caps: { maxSessionChars: number; maxItems: number }, io: CliIo): Promise<SessionReport> {
+  const source = path === null ? await sourceFromStdin(io.stdin) : await sourceFromFile(path)
   if (isAuditLogHead(source.head)) throw new FloorguardError('invalid-input', `${display}: a floorguard hooks audit log, not a transcript (floorguard audit reads it)`)
   const transcript = await readTranscript(source, { format: settings.format, lenient: settings.lenient, keepSource: false })
   reportWarnings(transcript, 'report', io)
@@ -132,16 +132,18 @@ export const reportCommand: CliCommand = {
     const path = resolve(io.cwd, input)
     // Resolved before any reading, so a bad -o costs nothing.
     const target = await resolveOutput(typeof values.output === 'string' ? values.output : 'report.html', io.cwd)
-    let info
-    try {
-      info = await stat(path)
-    } catch (error) {
-      throw new UsageError(`${input}: expected a transcript file or a directory, got ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+    let directory = false
+    if (input !== '-') {
+      try {
+        directory = (await stat(path)).isDirectory()
+      } catch (error) {
+        throw new UsageError(`${input}: expected a transcript file or a directory, got ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+      }
     }
     const settings: SessionSettings = { format, lenient, tokenizer, estimator, slot, budget, highWaterMark }
     const sessions: SessionReport[] = []
     const skipped: SkippedFile[] = []
-    if (info.isDirectory()) {
+    if (directory) {
       const files = await walk(path)
       if (files.length === 0) throw new UsageError(`${input}: expected transcript files (${TRANSCRIPT_EXTENSIONS.join(' ')}) in the directory, found none`)
       const caps = {
@@ -159,10 +161,10 @@ export const reportCommand: CliCommand = {
       }
       if (sessions.length === 0) throw new UsageError(`${input}: none of its ${files.length} files is a transcript floorguard reads (first: ${skipped[0]!.file}: ${skipped[0]!.reason})`)
     } else {
-      sessions.push(await sessionOf(path, input, 's0', settings, { maxSessionChars: 2_000_000, maxItems: 5000 }, io))
+      sessions.push(await sessionOf(input === '-' ? null : path, input === '-' ? '<stdin>' : input, 's0', settings, { maxSessionChars: 2_000_000, maxItems: 5000 }, io))
     }
-    const title = typeof values.title === 'string' ? values.title : `floorguard report: ${basename(path) || input}`
-    const html = renderReportPage({ title, generator: generator(), sessions, skipped, overview: info.isDirectory() }, { chartJs: readChartJs() })
+    const title = typeof values.title === 'string' ? values.title : `floorguard report: ${input === '-' ? '<stdin>' : basename(path) || input}`
+    const html = renderReportPage({ title, generator: generator(), sessions, skipped, overview: directory }, { chartJs: readChartJs() })
     const bytes = Buffer.from(html, 'utf8')
     await writeOutput(target, bytes, io)
     io.stderr(
