@@ -1,9 +1,12 @@
-import { compactTranscript, type CompactResult, type CompactTranscriptOptions } from '../compact/compact.js'
+import { compactTranscript, createSummaryMessage, type CompactResult, type CompactTranscriptOptions } from '../compact/compact.js'
+import { describeOption, describeRefusal } from '../plan/compaction-floor-error.js'
 import { planCompaction } from '../plan/plan.js'
 import type { CompactionPlan, MessageRange } from '../plan/types.js'
 import type { MustKeepItem } from '../spec/summarizer.js'
+import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Transcript } from '../spec/transcript.js'
-import type { CompactorEvent, EventItem, RuntimeRange } from './types.js'
+import { messageTokens } from '../transcript/render.js'
+import type { BudgetSignal, CompactorEvent, EventItem, RuntimeRange } from './types.js'
 
 /** `Omit` over each member of a union. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
@@ -98,4 +101,54 @@ export function rangeTokens(tokens: ArrayLike<number>, range: MessageRange): num
   let sum = 0
   for (let index = range[0]; index < range[1]; index++) sum += tokens[index]!
   return sum
+}
+
+/**
+ * One compaction of a whole transcript (`floorguard compact`) with the runtime's events, for `--log FILE`:
+ * `compaction-start` (the transcript's tokens; `budget` and `threshold` 0: a one-shot compaction has no context
+ * budget), the events of {@link compactWithEvents}, a `refusal` (policy `keep`: the file is left as it is) and
+ * `compaction-end` with the tokens before and after. Every event has `call` 1 and `time` from `clock`.
+ */
+export async function compactLogged(
+  transcript: Transcript,
+  options: CompactTranscriptOptions & { readonly range: { readonly start: number; readonly end: number } },
+  clock: () => number = () => performance.now(),
+): Promise<{ result: CompactResult; events: CompactorEvent[] }> {
+  const origin = clock()
+  const events: CompactorEvent[] = []
+  const emit: Emit = (fields) => events.push({ ...fields, call: 1, time: clock() - origin } as CompactorEvent)
+  const tokenizer: TokenizerV1 = options.verifyTokenizer ?? options.tokenizer
+  const tokens = transcript.messages.map((message) => messageTokens(message, tokenizer))
+  const before = tokens.reduce((sum, count) => sum + count, 0)
+  emit({ type: 'compaction-start', contextTokens: before, budget: 0, threshold: 0, range: [options.range.start, options.range.end] })
+  const { result } = await compactWithEvents(transcript, options, emit)
+  let after = before
+  if (result.refusal) {
+    const plan = result.refusal.plan
+    const signal: BudgetSignal = {
+      type: 'budget-infeasible',
+      range: plan?.range ?? result.refusal.range,
+      floor: result.floor.total,
+      slot: options.slot,
+      contextTokens: before,
+      budget: 0,
+      willOverflow: false,
+      overflowBy: 0,
+      options: plan ? plan.options.map(describeOption) : [],
+      reason: plan ? describeRefusal(plan) : result.refusal.reason,
+    }
+    emit({ type: 'refusal', signal, policy: 'keep' })
+  } else {
+    for (const summary of result.summaries) {
+      after -= rangeTokens(tokens, summary.range)
+      after += messageTokens(createSummaryMessage(summary.text), tokenizer)
+    }
+  }
+  emit({ type: 'compaction-end', kind: result.kind, contextTokensBefore: before, contextTokensAfter: after })
+  return { result, events }
+}
+
+/** Events as JSON Lines: one event per line, a final line break. */
+export function eventsJsonl(events: readonly CompactorEvent[]): string {
+  return events.map((event) => `${JSON.stringify(event)}\n`).join('')
 }

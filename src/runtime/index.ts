@@ -1,5 +1,5 @@
 export { createCompactor, RECORD_DEFAULTS } from './compactor.js'
 export { applyLayout } from './layout.js'
-export { compactWithEvents } from './_events.js'
+export { compactLogged, compactWithEvents, eventsJsonl } from './_events.js'
 export { describeCall, isReadOnlyCall, isReadOnlyCommand } from './_mask.js'
 export type * from './types.js'

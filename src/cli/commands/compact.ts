@@ -1,7 +1,8 @@
 import { readFile, realpath } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { resolveRange } from '../../check/index.js'
-import { compactTranscript, type CompactResult } from '../../compact/compact.js'
+import type { CompactResult } from '../../compact/compact.js'
+import { compactLogged, eventsJsonl } from '../../runtime/_events.js'
 import { compactJson, renderCompactReport } from '../../report/compact.js'
 import { InvalidInputError } from '../../errors.js'
 import type { TokenizerV1 } from '../../spec/tokenizer.js'
@@ -18,6 +19,7 @@ const usage = `usage: floorguard compact FILE|- [--range A:B] [--slot N] [--marg
                          [--summarizer ledger|ai:PROVIDER:MODEL|cmd:COMMAND] [-o OUT] [--json]
                          [--format auto|openai|…] [--tokenizer o200k_base|cl100k_base|approx]
                          [--estimator full|seed|conservative] [--timeout MS] [--attempts N] [--lenient]
+                         [--log FILE]
 
 Compacts a range of a transcript: estimate → plan (compact, split or refuse) → summarize → verify that every
 must-keep item survived verbatim (repair, retry) → write the transcript with each compacted range replaced by one
@@ -39,6 +41,9 @@ character device or FIFO (/dev/null, a pipe) is written through; a directory, so
   --json           print one JSON object: {version, kind, floor, summaries, refusal, verification, …}
   --timeout MS     milliseconds one summarizer call may take (default 120000, at most 2147483647)
   --attempts N     summarizer calls per summary, including the first (default 3)
+  --log FILE       write the run's events as JSON Lines, one per line, whatever the outcome (compaction-start,
+                   plan-end, verify-error, summary-end, refusal, compaction-end, as the runtime emits them;
+                   budget and threshold 0: a one-shot compaction has no context budget); written like OUT
   --format, --tokenizer, --estimator, --lenient: as for floorguard check
 
 Output format: the input's. Message-array documents (openai, openai-responses, anthropic, ai-sdk) are re-serialized;
@@ -55,6 +60,7 @@ const options = {
   output: { type: 'string', short: 'o' },
   timeout: { type: 'string' },
   attempts: { type: 'string' },
+  log: { type: 'string' },
 } as const
 
 /** Reads FILE or stdin whole: a log is re-emitted byte for byte around the compacted range, so the bytes are kept. */
@@ -80,6 +86,15 @@ export function serializeCompacted(input: Buffer, original: Transcript, result: 
   return writeCompacted({ input, transcript: original, compacted: result.transcript!, summaries: result.summaries, ...(tokenizer ? { tokenizer } : {}) })
 }
 
+/** `--log FILE`, resolved like `-o` before any summarizer runs; standard output is taken by the transcript or the report. */
+async function resolveLog(value: string, cwd: string): Promise<Exclude<OutputTarget, { kind: 'stdout' }>> {
+  const target = await resolveOutput(value, cwd).catch((error: unknown) => {
+    throw error instanceof UsageError ? new UsageError(error.message.replace(/^-o /, '--log ')) : error
+  })
+  if (target.kind === 'stdout') throw new UsageError(`--log ${value}: standard output carries the transcript or the report; give the log a file`)
+  return target
+}
+
 async function samePath(a: string, b: string): Promise<boolean> {
   const real = async (path: string): Promise<string> => realpath(path).catch(() => resolve(path))
   return (await real(a)) === (await real(b))
@@ -101,10 +116,14 @@ export const compactCommand: CliCommand = {
     // Before any summarizer runs: an OUT that cannot be written is refused while nothing has been spent on it.
     const output = typeof values.output === 'string' ? await resolveOutput(values.output, io.cwd) : undefined
 
+    const log = typeof values.log === 'string' ? await resolveLog(values.log, io.cwd) : undefined
+
     const input = await readInput(positionals[0], io)
     if (output && output.kind !== 'stdout' && input.path && (await samePath(output.path, input.path))) {
       throw new UsageError(`-o ${values.output as string}: refusing to overwrite the input file; write the compacted copy elsewhere`)
     }
+    if (log && input.path && (await samePath(log.path, input.path))) throw new UsageError(`--log ${values.log as string}: refusing to overwrite the input file; give the log its own file`)
+    if (log && output && output.kind !== 'stdout' && (await samePath(log.path, output.path))) throw new UsageError(`--log ${values.log as string}: is also -o; give the log its own file`)
     const summarizerSpec = (values.summarizer as string | undefined) ?? 'ledger'
     const summarizer = await createSummarizer(summarizerSpec, { env: io.env, timeoutMs })
     const text = input.bytes.toString('utf8')
@@ -125,8 +144,9 @@ export const compactCommand: CliCommand = {
     if (io.signal?.aborted) stop.abort()
     io.signal?.addEventListener('abort', onInterrupt, { once: true })
     let result: CompactResult
+    let events: Awaited<ReturnType<typeof compactLogged>>['events']
     try {
-      result = await compactTranscript(transcript, {
+      ;({ result, events } = await compactLogged(transcript, {
         estimator,
         tokenizer,
         slot,
@@ -135,7 +155,7 @@ export const compactCommand: CliCommand = {
         attempts,
         range: { start, end },
         ...(budget === undefined ? {} : { budget }),
-      })
+      }))
     } finally {
       stop.abort()
       io.signal?.removeEventListener('abort', onInterrupt)
@@ -149,6 +169,7 @@ export const compactCommand: CliCommand = {
         written = target.display
       }
     }
+    if (log) await writeOutput(log, Buffer.from(eventsJsonl(events)), io)
     const context = { file: input.name, format: transcript.format, summarizer: summarizer.name, output: written }
     // Without -o (or with -o -), stdout carries the transcript: the report then goes to stderr, never into it.
     if (values.json) await io.stdout(`${JSON.stringify(compactJson(result, context))}\n`)
