@@ -236,7 +236,7 @@ ${table(
     const audit = compaction.audit
     return [
       { html: messageLink(session, compaction.message) },
-      compaction.source,
+      compaction.missing ? { html: `${h(compaction.source)} <span class="tag muted">summary not in the log</span>` } : compaction.source,
       { html: rangeLinks(session, compaction.replaced) },
       compaction.summaryTokens,
       ...(audit
