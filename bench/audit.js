@@ -1,12 +1,12 @@
 // `node bench/audit.js [MB]` (default 1024): whole-process throughput of `floorguard audit DIR --json` on a generated
 // directory of about MB megabytes of Claude Code session logs (half with a compaction a quarter of the way in, half
-// without), at --jobs 1 and --jobs 2: MB/s of logs and the process's peak RSS (worker threads included; from
-// /usr/bin/time -v when present, else the child's resourceUsage is not reachable and RSS is reported as null). The
+// without), at --jobs 1 and --jobs 2 (AUDIT_JOBS=1,2): MB/s of logs (wall, and per CPU second: this machine is shared),
+// the process's peak RSS (worker threads included) and CPU time, from /usr/bin/time -v (null without it). The
 // directory is generated in os.tmpdir() and removed afterwards, even on failure; with less than 2.5 × MB free there,
 // the size is scaled down and the scaled size is printed. Runs against dist/ (`npm run build`); asserted by no test.
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
@@ -69,7 +69,9 @@ function run(dir, jobs) {
   const seconds = (performance.now() - start) / 1000
   if (result.status !== 0) throw new Error(`floorguard audit --jobs ${jobs} exited ${result.status}: ${result.stderr.slice(0, 2000)}`)
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)
-  return { seconds, peakRssMB: rss ? Number(rss[1]) / 1024 : null }
+  const user = /User time \(seconds\): ([\d.]+)/.exec(result.stderr)
+  const system = /System time \(seconds\): ([\d.]+)/.exec(result.stderr)
+  return { seconds, peakRssMB: rss ? Number(rss[1]) / 1024 : null, cpuSeconds: user && system ? Number(user[1]) + Number(system[1]) : null }
 }
 
 const base = mkdtempSync(join(tmpdir(), 'floorguard-bench-audit-'))
@@ -86,7 +88,7 @@ try {
   const megabytes = generated.bytes / 1e6
   for (const jobs of jobsList) {
     const timing = run(dir, jobs)
-    const row = { bench: 'audit', jobs, files: generated.files, MB: Number(megabytes.toFixed(1)), seconds: Number(timing.seconds.toFixed(1)), MBps: Number((megabytes / timing.seconds).toFixed(2)), peakRssMB: timing.peakRssMB === null ? null : Number(timing.peakRssMB.toFixed(0)) }
+    const row = { bench: 'audit', jobs, files: generated.files, MB: Number(megabytes.toFixed(1)), seconds: Number(timing.seconds.toFixed(1)), MBps: Number((megabytes / timing.seconds).toFixed(2)), peakRssMB: timing.peakRssMB === null ? null : Number(timing.peakRssMB.toFixed(0)), cpuSeconds: timing.cpuSeconds === null ? null : Number(timing.cpuSeconds.toFixed(1)), MBperCpuSecond: timing.cpuSeconds ? Number((megabytes / timing.cpuSeconds).toFixed(2)) : null, loadAverage: loadavg()[0] }
     console.log(JSON.stringify(row))
   }
 } finally {
