@@ -97,7 +97,10 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         }
         if (mark.start < cursor && last) {
           aliases[mark.id] = last.id;
-          if (mark.reuse) last.classList.add('reuse');
+          if (mark.reuse && !last.classList.contains('reuse')) {
+            last.classList.add('reuse');
+            last.title += ' · ' + mark.title;
+          }
           return;
         }
         if (mark.start > cursor) body.appendChild(document.createTextNode(message.text.slice(cursor, mark.start)));
