@@ -116,7 +116,7 @@ describe.skipIf(!available)('the report page in headless chromium', () => {
     expect(await visible('path')).toBe(paths)
   })
 
-  test('an item link opens its message and lands on its highlight', async () => {
+  test('an item link, and a lost item\'s link, open the message and land on the highlight', async () => {
     const target = await page.evaluate(`(() => {
       const link = Array.from(document.querySelectorAll('#s0-items a.goto')).find((a) => a.closest('tr').dataset.kind === 'error');
       link.click();
@@ -124,6 +124,14 @@ describe.skipIf(!available)('the report page in headless chromium', () => {
       return { tag: mark.tagName, open: mark.closest('details').open, text: mark.textContent };
     })()`)
     expect(target).toMatchObject({ tag: 'MARK', open: true, text: expect.stringContaining('No space left on device') })
+    const reuse = await page.evaluate(`(() => {
+      const link = document.querySelector('table.lost a.goto');
+      link.click();
+      const mark = document.getElementById(link.dataset.goto) || document.querySelector('#' + link.getAttribute('href').slice(1) + ' mark.reuse');
+      return { reuse: mark.classList.contains('reuse'), open: mark.closest('details').open, message: mark.closest('details').id, href: link.getAttribute('href') };
+    })()`)
+    expect(reuse).toMatchObject({ reuse: true, open: true })
+    expect('#' + (reuse as { message: string }).message).toBe((reuse as { href: string }).href)
   })
 
   test('markup in the transcript stays text: no dialog, no script ran, no element from content', async () => {
