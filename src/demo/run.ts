@@ -160,7 +160,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   // A session shorter than the fate turn is read at its end.
   const fateTurn = Math.min(options.fateTurn ?? DEFAULT_FATE_TURN, session.turnStarts.length)
   const tokenizer = options.tokenizer ?? (await createTokenizer('o200k_base'))
-  const estimator = createEstimator({ name: 'full', tokenizer, marginRatio: DEMO_SETTINGS.margin })
+  // Measurements use estimators of their own, fresh for each estimate: what the demo measures never depends on what it
+  // measured before, and never shares a cache with the arms' runtimes (each of which creates its own).
+  const estimator = (): FloorEstimatorV1 => createEstimator({ name: 'full', tokenizer, marginRatio: DEMO_SETTINGS.margin })
   let sessionTokens = 0
   for (const message of session.messages) sessionTokens += messageTokens(message, tokenizer)
   const run = (name: ArmName): Promise<ArmRun> => runArm({ name, session, fateTurn, tokenizer, estimator, options })
@@ -174,7 +176,8 @@ interface ArmContext {
   readonly session: DemoSession
   readonly fateTurn: number
   readonly tokenizer: TokenizerV1
-  readonly estimator: FloorEstimatorV1
+  /** A fresh measuring estimator. */
+  readonly estimator: () => FloorEstimatorV1
   readonly options: DemoOptions
 }
 
@@ -183,7 +186,7 @@ async function runArm({ name, session, fateTurn, tokenizer, estimator, options }
   const compactor = createCompactor({
     ...DEMO_SETTINGS,
     tokenizer,
-    estimator,
+    estimator: 'full',
     clock: options.clock ?? (() => 0),
     ...(name === 'naive' ? { summarizer: createNaiveSummarizer(), checks: { floor: false, verify: false } } : {}),
     ...(options.onEvent ? { onEvent: (event: CompactorEvent) => options.onEvent!({ ...event, arm: name, turn }) } : {}),
@@ -240,13 +243,14 @@ interface Measure {
   readonly regionOrigins: readonly Origin[]
   readonly summaries: ReadonlyArray<{ readonly range: RuntimeRange; readonly text: string }>
   readonly standIns: readonly string[]
-  readonly estimator: FloorEstimatorV1
+  /** A fresh measuring estimator per estimate. */
+  readonly estimator: () => FloorEstimatorV1
   readonly tokenizer: TokenizerV1
   readonly origins: readonly Origin[]
 }
 
 function measure({ session, turn, result, start, context, regionMessages, regionOrigins, summaries, standIns, estimator, tokenizer, origins }: Measure): ArmEvent {
-  const estimate = estimator.estimate(regionMessages, start.range[0])
+  const estimate = estimator().estimate(regionMessages, start.range[0])
   const plan = result.events.find((event) => event.type === 'plan-end')
   const end = result.events.find((event) => event.type === 'compaction-end')
   const verbatim = summaries.length === 0 ? estimate.items.length : countVerbatim(estimate.items, standIns)
@@ -265,7 +269,7 @@ function measure({ session, turn, result, start, context, regionMessages, region
     parts: summaries.map((summary) => ({
       turns: turnsOf(session, origins.slice(summary.range[0], summary.range[1])),
       tokens: tokenizer.count(summary.text),
-      floor: estimator.estimate(context.slice(summary.range[0], summary.range[1]), summary.range[0]).total,
+      floor: estimator().estimate(context.slice(summary.range[0], summary.range[1]), summary.range[0]).total,
     })),
     items: estimate.items.length,
     verbatim,
