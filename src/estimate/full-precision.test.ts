@@ -18,6 +18,7 @@ const system = (text: string): Message => ({ role: 'system', parts: [{ type: 'te
 const said = (text: string): Message => ({ role: 'assistant', parts: [{ type: 'text', text }] })
 const summary = (text: string): Message => ({ role: 'user', parts: [{ type: 'summary', text, source: 'claude-code' }] })
 const result = (content: string, isError = false): Message => ({ role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', content, isError }] })
+const call = (name: string, args: Record<string, unknown>): Message => ({ role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name, arguments: args }] })
 const texts = (items: readonly FloorItem[]) => items.map((item) => item.text)
 const ofKind = (items: readonly FloorItem[], kind: string) => items.filter((item) => item.kind === kind).map((item) => item.text)
 
@@ -116,5 +117,38 @@ describe('not state: errors that are not what a program printed', () => {
 describe('not state: markup read as a path', () => {
   it('a closing tag', () => {
     expect(ofKind(full.extract(user('<task-notification>\n<status>failed</status>\n</task-notification>\nRead /tmp/out.log'), 0), 'path')).toEqual(['/tmp/out.log'])
+  })
+})
+
+describe('not state: what a tool call holds that can be had again', () => {
+  it('a poll (wait, then read) is its target; other reading commands and commands that act stay whole', () => {
+    expect(texts(full.extract(call('Bash', { command: 'sleep 120 && tail -20 /tmp/runs/train.log 2>&1' }), 0))).toEqual(['/tmp/runs/train.log'])
+    expect(texts(full.extract(call('Bash', { command: 'git status' }), 0))).toEqual(['git status'])
+    expect(texts(full.extract(call('Bash', { command: 'sleep 5 && rm -rf /tmp/runs' }), 0))).toEqual(['sleep 5 && rm -rf /tmp/runs'])
+    expect(texts(full.extract(call('Bash', { command: 'sleep 5 && tail -5 /tmp/a.log > /tmp/b.log' }), 0))).toEqual(['sleep 5 && tail -5 /tmp/a.log > /tmp/b.log'])
+  })
+
+  it("a long script's lines of bare names go, its lines with values stay", () => {
+    const body = Array.from({ length: 22 }, (_, index) => `train_dataset_${index % 2 === 0 ? 'a' : 'b'} = ChunkDataset(chunks)`).join('\n')
+    const command = `uv run python - <<'EOF'\n${body}\nmodel = load(dtype="float32", steps=16)\nEOF`
+    expect(texts(full.extract(call('Bash', { command }), 0))).toEqual(["uv run python - <<'EOF'", 'model = load(dtype="float32", steps=16)'])
+  })
+
+  it("an edit's names of code without a value are in the file it names; its values stay", () => {
+    const items = full.extract(call('Edit', { file_path: 'src/run.py', old_string: 'x = config.max_new_tokens', new_string: 'x = config.max_new_tokens or 275 # Hz\ncolor = "#54BD95"' }), 0)
+    expect(texts(items)).toEqual(expect.arrayContaining(['src/run.py', '#54BD95']))
+    expect(texts(items)).not.toContain('config.max_new_tokens')
+  })
+})
+
+describe('not state: what a run printed on its way', () => {
+  it('a warning is not an error; the error after it is', () => {
+    const content = "UserWarning: 'pin_memory' is set but not supported on MPS now.\nRuntimeError: MPS backend out of memory"
+    expect(ofKind(full.extract(result(content, true), 0), 'error')).toEqual(['RuntimeError: MPS backend out of memory'])
+  })
+
+  it('after `Exit code N`, a log record or a warning is not the failure', () => {
+    expect(ofKind(full.extract(result('Exit code 1\n2026-03-08 21:06:39 | INFO | loading the checkpoint', true), 0), 'error')).toEqual(['Exit code 1'])
+    expect(ofKind(full.extract(result('Exit code 1\nno checkpoint in ./out', true), 0), 'error')).toEqual(['Exit code 1', 'no checkpoint in ./out'])
   })
 })

@@ -10,7 +10,7 @@ import type { ToolCallPart } from '../../spec/transcript.js'
 import { capSpan } from './lines.js'
 import { wordsOf } from './_scan.js'
 import { scanText, SpanList } from './scan-text.js'
-import { classifyWord } from './words.js'
+import { classifyWord, standsAlone } from './words.js'
 
 /** An argument's text that is state, with the range of its JSON form in the rendered message. */
 export interface ArgumentItem {
@@ -149,6 +149,20 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     return
   }
   if (COMMAND_KEYS.has(name)) {
+    // A poll (wait, then read: `sleep 120 && tail -20 /tmp/run.log`) is repeated with other waits and can be run again
+    // for its output (the record's condition 1): what it reads is its state. (Other reading commands stay whole: a
+    // session runs `git status` or `ls src/` again verbatim, and such a command costs about what its path does.)
+    if (value.length <= options.maxLength && /^\s*sleep\s/.test(value) && isObservation(value)) {
+      const spans = scanText(value, 0, value.length, 'code', false, new SpanList(16))
+      let targets = 0
+      for (let index = 0; index < spans.length; index++) {
+        if (!TARGET_KINDS.has(spans.kindOf(index))) continue
+        const [start, end] = locate(spans.starts[index]!, spans.ends[index]!)
+        push(value.slice(spans.starts[index], spans.ends[index]), start, end)
+        targets++
+      }
+      if (targets > 0) return
+    }
     const ranges = commandRanges(value, options)
     if (ranges.length === 1 && ranges[0]![0] === 0 && ranges[0]![1] === value.length) {
       push(value, at, at + (json ? jsonLength(value) : value.length))
@@ -199,6 +213,80 @@ export function escapedLength(value: string, start: number, end: number): number
     } else length += 6
   }
   return length
+}
+
+/** Kinds an observation command's targets have (see {@link isObservation}). */
+const TARGET_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'hash', 'uuid', 'version'])
+/** Programs that only read (or wait): a command made of them changes nothing. */
+const READING_PROGRAMS = new Set([
+  'cat', 'head', 'tail', 'less', 'more', 'ls', 'tree', 'stat', 'file', 'du', 'df', 'wc', 'grep', 'egrep', 'rg', 'ag', 'find', 'fd',
+  'echo', 'printf', 'pwd', 'cd', 'which', 'type', 'whoami', 'date', 'env', 'printenv', 'sleep', 'timeout', 'sort', 'uniq', 'cut', 'tr',
+  'column', 'diff', 'jq', 'nvidia-smi', 'ps', 'pgrep', 'uptime', 'free', 'readlink', 'realpath', 'basename', 'dirname', 'true',
+])
+/** Subcommands of `git` that only read. */
+const READING_GIT = new Set(['status', 'log', 'diff', 'show', 'branch', 'remote', 'rev-parse', 'ls-files', 'blame', 'describe', 'config'])
+/** Words that make a step write or run something: in-place edits, deletions, executions, redirections into files. */
+const WRITING_WORDS = new Set(['-i', '--in-place', '-delete', '-exec', '-execdir', '-ok', '-fprint', '--output'])
+
+/**
+ * isObservation(command) = whether every step of a shell command (split at `&&`, `||`, `;`, `|` and line breaks) runs
+ * a program that only reads (`sleep 60 && tail -20 /tmp/run.log 2>&1`, `git log --oneline -5`, `ls checkpoints/`),
+ * with no redirection into a file, no command substitution and no heredoc. Its output can be had again by running it
+ * again, so what it names (paths, URLs, ids) is its state, not the command.
+ */
+export function isObservation(command: string): boolean {
+  if (command.includes('$(') || command.includes('`') || command.includes('<<')) return false
+  for (const words of shellSteps(command)) {
+    const program = words[0]!
+    if (program === 'git') {
+      const sub = words[1] ?? ''
+      if (!READING_GIT.has(sub)) return false
+      if (sub === 'config' && !words.some((word) => word === '--get' || word === '--list' || word === '-l')) return false
+      if (sub === 'branch' && words.some((word, index) => index > 1 && !word.startsWith('-'))) return false
+    } else if (!READING_PROGRAMS.has(program)) return false
+    for (const word of words) {
+      if (WRITING_WORDS.has(word)) return false
+      // A redirection into a file writes it; `2>&1` and `>/dev/null` do not.
+      if (word.includes('>') && !/^\d?>&\d$/.test(word) && !/^\d?>\/dev\/null$/.test(word)) return false
+    }
+  }
+  return true
+}
+
+/** The steps of a shell command (split at unquoted `&&`, `||`, `;`, `|` and line breaks), each as its words (quotes kept). */
+function shellSteps(command: string): string[][] {
+  const steps: string[][] = []
+  let words: string[] = []
+  let word = ''
+  let quote = 0
+  const endWord = () => {
+    if (word !== '') words.push(word)
+    word = ''
+  }
+  const endStep = () => {
+    endWord()
+    if (words.length > 0) steps.push(words)
+    words = []
+  }
+  for (let index = 0; index < command.length; index++) {
+    const code = command.charCodeAt(index)
+    if (quote !== 0) {
+      if (code === quote) quote = 0
+      else if (code === 92 && quote === 34) word += command[index++] ?? ''
+      word += command[index] ?? ''
+      continue
+    }
+    if (code === 34 || code === 39) quote = code
+    if (code === 59 || code === 124 || code === 10 || (code === 38 && command.charCodeAt(index + 1) === 38 && command.charCodeAt(index - 1) !== 62)) {
+      endStep()
+      if ((code === 38 || code === 124) && command.charCodeAt(index + 1) === code) index++
+      continue
+    }
+    if (code === 32 || code === 9) endWord()
+    else word += command[index]
+  }
+  endStep()
+  return steps
 }
 
 /** Options that take a message (a commit's, a pull request's, a release's), and the quote that opens their value. */
@@ -334,7 +422,8 @@ function keptLines(value: string, start: number, end: number, maxLength: number,
 
 /**
  * Whether a line of a command carries state: a flag (`--max_steps`, `-p`), or a word some pattern classifies (a path,
- * URL, version, setting `LR=3e-4`, identifier). A comment (`# …`) carries none.
+ * URL, version, setting `LR=3e-4`, identifier) that is state by itself (not a bare name of code such as
+ * `train_dataset = ChunkDataset(chunks)`: see `standsAlone`). A comment (`# …`) carries none.
  */
 export function carriesState(line: string): boolean {
   const trimmed = line.trimStart()
@@ -342,7 +431,8 @@ export function carriesState(line: string): boolean {
   for (const word of wordsOf(line, 0, line.length)) {
     const code = word.text.charCodeAt(0)
     if (code === 45 && word.text.length >= 2 && /^--?[A-Za-z]/.test(word.text)) return true
-    if (classifyWord(word.text)) return true
+    const kind = classifyWord(word.text)
+    if (kind && standsAlone(word.text, kind)) return true
   }
   return false
 }

@@ -13,7 +13,8 @@ export interface RawSpan {
 /** Error items longer than this are cut (at a code point boundary): the head of a line identifies it. */
 export const MAX_ERROR_LENGTH = 400
 
-const ERROR_SUFFIX = /(?:Error|Exception|Exit|Fault|Interrupt|Warning|Failure|Abort|Panic)$/
+/** Names of what failed. A warning (`UserWarning: …`) is not among them: the program printed it and went on. */
+const ERROR_SUFFIX = /(?:Error|Exception|Exit|Fault|Interrupt|Failure|Abort|Panic)$/
 const ERROR_LEAD = /^(?:error|fatal|panic|failed|failure|err!?|exception)$/i
 /** An error phrase starting a word (`killed`, not `skilled`). */
 const ERROR_PHRASE_PATTERN = new RegExp(`(?<![A-Za-z])(?:${ERROR_PHRASES.join('|')})`, 'i')

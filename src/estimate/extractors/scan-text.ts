@@ -1,5 +1,5 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import { COLON, DIGIT, DOT, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
+import { COLON, DIGIT, DOT, EQUALS, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
 import { sameUnits, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
 import { findPhrases } from './_phrases.js'
@@ -31,6 +31,8 @@ const CONSTRAINT = kindCode('constraint')
 const VERSION = kindCode('version')
 const IDENTIFIER = kindCode('identifier')
 const PATH = kindCode('path')
+/** Units that make an identifier hold a value: `=`, a digit or a quote (`dtype="float32"`, `probs.max(dim=-1)`). */
+const VALUE_UNITS = EQUALS | DIGIT | QUOTE
 const NO_SPANS: readonly RawSpan[] = []
 /** Unit classes of lower-case letters. */
 const PROSE_UNITS = LOWER | NON_HEX_LETTER
@@ -328,6 +330,8 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   const generation = nextGeneration()
   const length = region.length
   const tool = mode === 'tool'
+  // In an edit's payload, a name of code without a value (`config.max_new_tokens`) is in the file the edit names.
+  const code_ = mode === 'code'
   // Whether quoted strings are found (and the quote characters of a line noted).
   const quoting = !tool && mode !== 'code'
   const source: ErrorSource = tool ? 'tool' : mode === 'instruction' ? 'pasted' : 'prose'
@@ -523,7 +527,7 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
             const product = word > 0 && (code === VERSION || (code === NUMBER && flags[word] === (DIGIT | DOT))) ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
             if (product !== -1) spans.push(VERSION, product, wordEnd)
             // A closing tag (`</task-notification>`) is markup, not a rooted path.
-            else if ((classified & NOT_ALONE) === 0 && !(code === PATH && wordStart > 0 && region.charCodeAt(wordStart - 1) === 60)) spans.push(code, wordStart, wordEnd)
+            else if ((classified & NOT_ALONE) === 0 && !(code === PATH && wordStart > 0 && region.charCodeAt(wordStart - 1) === 60) && !(code === IDENTIFIER && code_ && (flags[word]! & VALUE_UNITS) === 0)) spans.push(code, wordStart, wordEnd)
           }
         }
       }
@@ -596,6 +600,8 @@ function detailSpan(text: string, lineStart: number, lineEnd: number, previous: 
   const first = lineStart + indent
   if (previous === EXIT_LINE) {
     if (text.startsWith('Traceback (most recent call last)', first)) return -1
+    // A log record or a warning is what the run printed on its way, not what failed.
+    if (isLogOrWarning(text, first, lineEnd)) return -1
     const code = text.charCodeAt(first)
     if (first + 2 < lineEnd && !isAsciiWordUnit(code) && text.charCodeAt(first + 1) === code && text.charCodeAt(first + 2) === code) return -1
     return first
@@ -606,3 +612,12 @@ function detailSpan(text: string, lineStart: number, lineEnd: number, previous: 
 const isAsciiWordUnit = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
 
 const isAsciiLetter = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+
+/** Log levels that mark a line as a log record, not a failure's message. */
+const LOG_RECORD = /\b(?:DEBUG|INFO|WARN|WARNING)\b/
+
+/** Whether the line `[start, end)` is a log record (`2026-03-08 21:06 | INFO | …`) or a warning (`Warning: …`). */
+function isLogOrWarning(text: string, start: number, end: number): boolean {
+  if (end - start >= 7 && (text.charCodeAt(start) | 32) === 119 && text.slice(start, start + 7).toLowerCase() === 'warning') return true
+  return LOG_RECORD.test(text.slice(start, Math.min(end, start + 200)))
+}
