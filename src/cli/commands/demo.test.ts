@@ -78,7 +78,9 @@ describe('floorguard demo: bad usage exits 2 with one line', () => {
     [['--seed', '-1'], /--seed/],
     [['--bogus'], /bogus/],
     [['transcript.json'], /expected no FILE/],
-    [['--log', join('no-such-directory', 'events.jsonl')], /--log|-o|cannot create/],
+    [['--log', join('no-such-directory', 'events.jsonl')], /^floorguard demo: --log no-such-directory\/events.jsonl: cannot create a file in /],
+    [['--log', '-'], /--log -: standard output carries the report/],
+    [['--log', ''], /--log: expected a FILE name/],
   ]
   for (const [args, message] of cases) {
     it(args.join(' '), async () => {

@@ -1,8 +1,9 @@
 import { demoJson, renderDemo } from '../../demo/render.js'
 import { runDemo, type ArmRuntimeEvent } from '../../demo/run.js'
 import { DEFAULT_SEED, DEFAULT_TURNS } from '../../demo/session.js'
+import { eventsJsonl } from '../../runtime/index.js'
 import { parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand } from '../_command.js'
-import { resolveOutput, writeOutput } from '../_output.js'
+import { resolveOutput, writeOutput, type OutputTarget } from '../_output.js'
 
 /** Most turns `--turns` accepts: the session stays a few seconds of work. */
 export const MAX_DEMO_TURNS = 2_000
@@ -20,7 +21,9 @@ errno and a path, (c) a version pin that was later reverted.
 
   --json       print one JSON object: {"version":1,"arms":{"naive":{…},"floorguard":{…}},"events":[…],
                "planted":[{"kind","text","naive","floorguard"}]}
-  --log FILE   write every runtime event of both arms to FILE as JSON lines ({"arm","turn",…event}); - for stdout
+  --log FILE   write every runtime event of both arms to FILE as JSON Lines ({…event,"arm","turn"}), as
+               floorguard compact --log does (compaction-start, plan-end, summary-end, verify-error, refusal,
+               compaction-end); not standard output, which carries the report
   --seed N     seed of the session (default ${DEFAULT_SEED}: its first compaction falls at turn 412, as in the record)
   --turns N    session length in turns (default ${DEFAULT_TURNS}, at most ${MAX_DEMO_TURNS})
 
@@ -34,6 +37,16 @@ const options = {
   turns: { type: 'string' },
 } as const
 
+/** `--log FILE`, resolved like `-o` before the simulation runs; standard output carries the report. */
+async function resolveLog(value: string, cwd: string): Promise<OutputTarget> {
+  if (value === '') throw new UsageError('--log: expected a FILE name, got ""')
+  const target = await resolveOutput(value, cwd).catch((error: unknown) => {
+    throw error instanceof UsageError ? new UsageError(error.message.replace(/^-o /, '--log ')) : error
+  })
+  if (target.kind === 'stdout') throw new UsageError(`--log ${value}: standard output carries the report; give the log a file`)
+  return target
+}
+
 /** `floorguard demo` (and `npm start`): the record's scenario, naive arm against floorguard, side by side. */
 export const demoCommand: CliCommand = {
   name: 'demo',
@@ -44,16 +57,16 @@ export const demoCommand: CliCommand = {
     if (positionals.length > 0) throw new UsageError(`expected no FILE (the demo generates its session), got ${positionals.join(' ')}`)
     const seed = parseIntegerFlag('seed', values.seed, DEFAULT_SEED, { max: 2 ** 32 - 1 })
     const turns = parseIntegerFlag('turns', values.turns, DEFAULT_TURNS, { min: 1, max: MAX_DEMO_TURNS })
-    if (values.log === '') throw new UsageError('--log: expected a FILE name, got ""')
     // Resolved before the run, so a log that cannot be written fails in milliseconds, not after the simulation.
-    const log = typeof values.log === 'string' ? await resolveOutput(values.log, io.cwd) : undefined
-    const lines: string[] = []
+    const log = typeof values.log === 'string' ? await resolveLog(values.log, io.cwd) : undefined
+    const events: ArmRuntimeEvent[] = []
     const result = await runDemo({
       seed,
       turns,
-      ...(log ? { onEvent: (event: ArmRuntimeEvent) => void lines.push(JSON.stringify(event)), clock: () => performance.now() } : {}),
+      // The log's `time` is real (ms since each arm's compactor was created); the simulation never reads it.
+      ...(log ? { onEvent: (event: ArmRuntimeEvent) => void events.push(event), clock: () => performance.now() } : {}),
     })
-    if (log) await writeOutput(log, new TextEncoder().encode(lines.length > 0 ? `${lines.join('\n')}\n` : ''), io)
+    if (log) await writeOutput(log, new TextEncoder().encode(eventsJsonl(events)), io)
     if (values.json) await io.stdout(`${JSON.stringify(demoJson(result))}\n`)
     else await io.stdout(renderDemo(result))
     return 0
