@@ -96,10 +96,10 @@ export interface CompactionViewOptions<T extends object> {
   readonly convert: (message: T) => Message
   readonly rebuild: Rebuild<T>
   /**
-   * Content key of a message, for frameworks that rebuild equal objects on every call (the AI SDK's prompt).
+   * Content equality of two messages, for frameworks that rebuild equal objects on every call (the AI SDK's prompt).
    * @default identity only
    */
-  readonly key?: (message: T) => string
+  readonly equal?: (left: T, right: T) => boolean
 }
 
 /** The result of one {@link CompactionView.apply}. */
@@ -120,6 +120,7 @@ export interface CompactionView<T> {
 
 interface ViewState<T> {
   readonly input: readonly T[]
+  readonly inputMessages: ReadonlyArray<Message | undefined>
   readonly output: readonly T[]
   readonly outputMessages: readonly Message[]
 }
@@ -127,17 +128,7 @@ interface ViewState<T> {
 /** Creates the view of one conversation (see the module comment). */
 export function createCompactionView<T extends object>(options: CompactionViewOptions<T>): CompactionView<T> {
   const { compactor, convert, rebuild } = options
-  const keys = new WeakMap<T, string>()
-  const keyOf = (message: T): string | undefined => {
-    if (!options.key) return undefined
-    let key = keys.get(message)
-    if (key === undefined) {
-      key = options.key(message)
-      keys.set(message, key)
-    }
-    return key
-  }
-  const same = (left: T, right: T): boolean => left === right || (options.key !== undefined && keyOf(left) === keyOf(right))
+  const same = (left: T, right: T): boolean => left === right || (options.equal !== undefined && options.equal(left, right))
   const startsWith = (input: readonly T[], prefix: readonly T[]): boolean => {
     if (prefix.length === 0 || prefix.length > input.length) return false
     for (let index = 0; index < prefix.length; index++) if (!same(input[index] as T, prefix[index] as T)) return false
@@ -152,23 +143,39 @@ export function createCompactionView<T extends object>(options: CompactionViewOp
     async apply(input) {
       let view: readonly T[] = input
       let viewMessages: Message[]
+      // The floorguard message of each input message, where known, for the next call's changed-history path.
+      let inputMessages: Array<Message | undefined>
       let base = 0
       if (state && startsWith(input, state.output)) {
         // The framework carried the previous output forward (ai 7, a stored history).
         base = state.output.length
         viewMessages = [...state.outputMessages]
+        inputMessages = [...state.outputMessages]
       } else if (state && startsWith(input, state.input)) {
         // The framework re-sent the full history (ai 6, a rebuilt prompt): the previous output stands for it.
         base = state.input.length
         view = [...state.output, ...input.slice(base)]
         viewMessages = [...state.outputMessages]
+        inputMessages = [...state.inputMessages]
       } else {
+        // A changed history (an edited or regenerated message): the unchanged head keeps its converted messages, so
+        // the compactor's caches (and its memory of the compaction of that head) still hold.
         viewMessages = []
+        inputMessages = []
+        for (; state && base < input.length && base < state.input.length && same(input[base] as T, state.input[base] as T); base++) {
+          const message = state.inputMessages[base] ?? convert(input[base] as T)
+          viewMessages.push(message)
+          inputMessages.push(message)
+        }
       }
-      for (let index = base; index < input.length; index++) viewMessages.push(convert(input[index] as T))
+      for (let index = base; index < input.length; index++) {
+        const message = convert(input[index] as T)
+        viewMessages.push(message)
+        inputMessages.push(message)
+      }
       const result = await compactor.maybeCompact(viewMessages)
       const output = result.kind === 'unchanged' && result.messages === viewMessages ? view : rebuildMessages(view, result.layout, rebuild)
-      state = { input, output, outputMessages: result.messages }
+      state = { input, inputMessages, output, outputMessages: result.messages }
       const changed = output.length !== input.length || output.some((message, index) => message !== input[index])
       return { messages: changed ? output : input, result, changed }
     },

@@ -129,6 +129,17 @@ describe('compactionMiddleware (wrapLanguageModel, ai 6)', () => {
     for (const text of Object.values(PLANTED)) expect(summary).toContain(text)
   })
 
+  it('counts only what changed: a grown prompt, or one whose last message was regenerated, costs its new messages', async () => {
+    const compactor = createCompactor({ budget: 1_000_000 })
+    const wrapped = wrapLanguageModel({ model: textModel(), middleware: compactionMiddleware({ compactor }) })
+    const messages = conversation()
+    await generateText({ model: wrapped, system: SYSTEM, messages })
+    await generateText({ model: wrapped, system: SYSTEM, messages: [...messages, { role: 'assistant', content: 'first try' }] })
+    expect(compactor.stats.computedMessages).toBe(1)
+    await generateText({ model: wrapped, system: SYSTEM, messages: [...messages, { role: 'assistant', content: 'second try' }] })
+    expect(compactor.stats.computedMessages).toBe(1)
+  })
+
   it('on a refusal sends the prompt uncompacted and hands the signal to onSignal', async () => {
     const messages = conversation()
     const signals: BudgetSignal[] = []

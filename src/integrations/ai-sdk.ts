@@ -13,7 +13,7 @@
 
 import type { LanguageModelMiddleware, ModelMessage } from 'ai'
 import { fromAiSdkMessage, markSummary, summaryMessageText } from './_convert.js'
-import { contentKey } from './_key.js'
+import { sameContent } from './_equal.js'
 import { type AdapterOptions, type Rebuild, DEFAULT_SUMMARY_PREFIX, compactorOf, createCompactionView, reportSignal } from './_shared.js'
 
 export { CompactionRefusedError, DEFAULT_SUMMARY_PREFIX } from './_shared.js'
@@ -70,7 +70,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
     compactor: compactorOf(options),
     convert: (message) => fromAiSdkMessage(message, prefix),
     rebuild: summaryRebuild<PromptMessage>(prefix),
-    key: contentKey,
+    equal: sameContent,
   })
   return {
     specificationVersion: (options.specificationVersion ?? 'v3') as 'v3',
@@ -107,7 +107,7 @@ export function compactionPrepareStep(options: CompactionPrepareStepOptions = {}
     compactor: compactorOf(options),
     convert: (message) => fromAiSdkMessage(message, prefix),
     rebuild: summaryRebuild<ModelMessage>(prefix),
-    key: contentKey,
+    equal: sameContent,
   })
   return async ({ messages }) => {
     const { messages: output, result, changed } = await view.apply(messages)

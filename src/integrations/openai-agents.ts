@@ -20,7 +20,7 @@ import { MemorySession } from '@openai/agents'
 import { createCompactor } from '../runtime/index.js'
 import type { Compactor, CompactorResult } from '../runtime/types.js'
 import { fromAgentItem, markSummary, summaryMessageText, type AgentItemLike } from './_convert.js'
-import { contentKey } from './_key.js'
+import { sameContent } from './_equal.js'
 import { type AdapterOptions, type CompactionView, type Rebuild, DEFAULT_SUMMARY_PREFIX, createCompactionView, reportSignal } from './_shared.js'
 
 export { CompactionRefusedError, DEFAULT_SUMMARY_PREFIX } from './_shared.js'
@@ -100,7 +100,7 @@ export class FloorguardCompactionSession implements OpenAIResponsesCompactionAwa
       summary: (text) => markSummary({ type: 'message', role: 'user', content: summaryMessageText(prefix, text) } as AgentInputItem, text),
       mask: (item, text) => ((item as AgentItemLike).type === 'function_call_result' ? ({ ...item, output: text } as AgentInputItem) : item),
     }
-    return createCompactionView<AgentInputItem>({ compactor, convert: (item) => fromAgentItem(item as AgentItemLike, prefix), rebuild, key: contentKey })
+    return createCompactionView<AgentInputItem>({ compactor, convert: (item) => fromAgentItem(item as AgentItemLike, prefix), rebuild, equal: sameContent })
   }
 
   getSessionId(): Promise<string> {
@@ -164,7 +164,7 @@ export class FloorguardCompactionSession implements OpenAIResponsesCompactionAwa
       if (this.#options.replace !== 'clear-and-add' && typeof session.replaceHistoryWithCompaction === 'function') {
         await session.replaceHistoryWithCompaction(replacement)
         const stored = await session.getItems()
-        if (stored.length === replacement.length && stored.every((item, index) => contentKey(item) === contentKey(replacement[index]))) return
+        if (stored.length === replacement.length && stored.every((item, index) => sameContent(item, replacement[index]))) return
       }
       await session.clearSession()
       if (replacement.length > 0) await session.addItems(replacement)
