@@ -175,15 +175,16 @@ async function runPool(entries: readonly Entry[], jobs: number, settings: AuditW
         feed(worker)
       })
       // A worker that dies takes its file with it (an internal error on that file); a fresh one takes its place.
-      worker.on('error', (error) => {
+      const lost = (message: string, stack?: string) => {
         const id = busy.get(worker)
+        if (id === undefined) return
         busy.delete(worker)
-        if (id !== undefined) {
-          waiting.set(id, { id, kind: 'fail', error: `${entries[id]!.file}: internal error: ${error.message}`, internal: true, ...(error.stack ? { stack: error.stack } : {}) })
-          flush()
-        }
+        waiting.set(id, { id, kind: 'fail', error: `${entries[id]!.file}: internal error: ${message}`, internal: true, ...(stack ? { stack } : {}) })
+        flush()
         if (failure === undefined) feed(start())
-      })
+      }
+      worker.on('error', (error) => lost(error.message, error.stack))
+      worker.on('exit', (code) => lost(`the worker exited with code ${code}`))
       return worker
     }
     if (entries.length === 0) {
