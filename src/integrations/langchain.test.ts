@@ -113,6 +113,38 @@ describe('compactionMiddleware (createAgent, langchain 1)', () => {
     expect(quiet.calls[0]!.messages.map((message) => message.id)).toEqual(messages.map((message) => message.id))
   })
 
+  it('trigger conditions as summarizationMiddleware reads them: all fields of one condition must hold, any condition of a list may', async () => {
+    const messages = conversation()
+    const compacts = async (trigger: Parameters<typeof compactionMiddleware>[0] extends infer O ? (O extends { trigger?: infer T } ? T : never) : never) => {
+      const model = fakeModel().respond(new AIMessage('done'))
+      await createAgent({ model, middleware: [compactionMiddleware({ trigger, keep: { messages: 11 }, slot: 600 })] }).invoke({ messages })
+      return summaryOf(model.calls[0]!.messages) !== undefined
+    }
+    expect(await compacts({ messages: 30, tokens: 10_000_000 })).toBe(false)
+    expect(await compacts([{ tokens: 10_000_000 }, { messages: 30 }])).toBe(true)
+    expect(await compacts({ tokens: 100, messages: 30 })).toBe(true)
+  })
+
+  it('compacts again later in the same run, carrying the first summary’s state forward; a custom summaryPrefix is used', async () => {
+    const big = (tag: string) => `${tag}\n${'The worker pool logged another routine line of output for this request.\n'.repeat(60)}`
+    const model = fakeModel()
+    for (let step = 0; step < 6; step++) model.respondWithTools([{ name: 'bash', args: { command: `make step-${step}` }, id: `loop-${step}` }])
+    model.respond(new AIMessage('finished'))
+    const loud = tool(async ({ command }: { command: string }) => big(`ran ${command}`), { name: 'bash', description: 'run', schema: z.object({ command: z.string() }) })
+    const events: CompactorEvent[] = []
+    const prefix = 'Earlier in this session:'
+    const agent = createAgent({ model, tools: [loud], middleware: [compactionMiddleware({ budget: BUDGET, slot: 700, summaryPrefix: prefix, onEvent: (event) => events.push(event) })] })
+    const result = await agent.invoke({ messages: conversation() })
+    expect(events.filter((event) => event.type === 'compaction-end' && event.kind !== 'refused').length).toBeGreaterThanOrEqual(2)
+    const last = model.calls.at(-1)!.messages
+    const summaries = last.filter((message) => texts([message])[0]!.startsWith(`${prefix}\n\n`))
+    expect(summaries.length).toBeGreaterThan(0)
+    const summaryText = texts(summaries).join('\n')
+    for (const text of Object.values(PLANTED)) expect(summaryText).toContain(text)
+    expect(brokenPairs(pairsOf(last))).toEqual([])
+    expect(result.messages.at(-1)!.content).toBe('finished')
+  })
+
   it('a model given as `model` summarizes the whole segment through the verified loop', async () => {
     const summarizer = faithfulSummarizer()
     const model = fakeModel().respond(new AIMessage('done'))
