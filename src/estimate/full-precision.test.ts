@@ -70,6 +70,11 @@ describe('not state: quoted strings that hold no value', () => {
     expect(ofKind(full.extract(user(text), 0), 'quoted')).toEqual([])
   })
 
+  it('a standard program alone, or an install command without its package', () => {
+    const text = "Try `hexdump` or 'find', then `apt-get install` or `pip install`; then `pip install flash-attn` and `uv venv`."
+    expect(ofKind(full.extract(user(text), 0), 'quoted')).toEqual(['`pip install flash-attn`', '`uv venv`'])
+  })
+
   it("one plain lower-case word in the agent's text or a summary", () => {
     const text = 'The phase stays in `processing` after the `"audio"` event; try `grep`.'
     for (const message of [said(text), summary(text)]) expect(ofKind(full.extract(message, 0), 'quoted')).toEqual([])

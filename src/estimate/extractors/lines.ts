@@ -296,6 +296,8 @@ export type QuoteSource = 'instruction' | 'summary' | 'assistant'
  * is state. Not state (issue 10, the labelled sample's 'not state' quoted strings):
  * - a symbol or a letter or two (`` `t` ``, `` `&` ``, `` `\` ``, `"$_"`): notation, no value (a number is kept: `` `42` ``);
  * - a template (`` `python <script_name>.py` ``, `'<flag>'`): a placeholder names no value;
+ * - a standard program alone (`` `grep` ``, `'find'`) or an install command without its package (`` `pip install` ``):
+ *   a tool's name, not a value;
  * - in agent text and summaries, one plain lower-case word (`` `processing` ``, `` `"audio"` ``, `` `grep` ``): the
  *   agent's vocabulary; a name it took from the user or the code is found where it was defined;
  * - in agent text, a prose phrase in quotation marks (`"could be sensed"`, `"GPU Training"`): quotation, not a value
@@ -327,9 +329,27 @@ export function quotedIsState(text: string, start: number, end: number, source: 
   }
   const length = to - from
   if (length <= 2 && digits === 0) return false
+  if (lower + spaces + prose === length && isBareProgram(text, from, to)) return false
   if (source === 'instruction') return true
   if (lower === length) return false
   return !(source === 'assistant' && opener !== BACKTICK && spaces > 0 && lower + digits + prose + spaces === length)
+}
+
+/** Standard command-line programs: quoted alone, each names a tool that exists, not a value the session set. */
+const PROGRAMS = new Set([
+  'cat', 'grep', 'egrep', 'rg', 'ls', 'find', 'head', 'tail', 'less', 'more', 'sed', 'awk', 'xxd', 'hexdump', 'od', 'strings', 'curl',
+  'wget', 'nc', 'netcat', 'ssh', 'scp', 'vim', 'vi', 'nano', 'emacs', 'echo', 'printf', 'make', 'python', 'python3', 'pip', 'pip3', 'npm',
+  'npx', 'node', 'git', 'docker', 'sudo', 'bash', 'sh', 'zsh', 'man', 'which', 'touch', 'mkdir', 'rm', 'cp', 'mv', 'chmod', 'tar', 'unzip',
+])
+
+/**
+ * Whether `[start, end)` is a program alone (`` `grep` ``) or an install command without its package
+ * (`` `pip install` ``, `` `uv pip install` ``, `` `apt-get install` ``): a tool's name, not a value.
+ */
+function isBareProgram(text: string, start: number, end: number): boolean {
+  const words = text.slice(start, end).split(' ')
+  if (words.length === 1) return PROGRAMS.has(words[0]!)
+  return words.length <= 3 && words[words.length - 1] === 'install'
 }
 
 /** Whether `[start, end)` is a placeholder's name: lower-case letters, `_` and `-`, starting with a letter. */
