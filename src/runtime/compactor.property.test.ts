@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import type { SummarizerV1 } from '../spec/summarizer.js'
 import type { Message } from '../spec/transcript.js'
+import { createLedgerSummarizer } from '../summarize/ledger.js'
 import { createCompactor } from './compactor.js'
 import type { CompactionPolicy, CompactorResult, LayoutEntry } from './types.js'
 
@@ -217,6 +219,23 @@ function checkResult(
   }
 }
 
+/**
+ * An untrusted summarizer: the ledger, except that its first attempt at each part drops every line naming a planted
+ * item (the failure the record describes). Verification must catch it; without verification items would be lost.
+ */
+function flakySummarizer(): SummarizerV1 {
+  const ledger = createLedgerSummarizer()
+  return {
+    specificationVersion: 'v1',
+    name: 'flaky',
+    async summarize(request) {
+      const result = await ledger.summarize(request)
+      if (result.kind !== 'summary' || request.attempt > 1) return result
+      return { kind: 'summary', text: result.text.split('\n').filter((line) => !/fsspec|Errno|regex|srv\/app/.test(line)).join('\n') }
+    },
+  }
+}
+
 const policyArbitrary: fc.Arbitrary<CompactionPolicy> = fc.oneof(
   fc.constant('keep' as const),
   fc.constant('other-segment' as const),
@@ -232,11 +251,12 @@ describe('the record invariants through the runtime', () => {
         fc.integer({ min: 300, max: 1200 }),
         fc.integer({ min: 1, max: 6 }).map((tenths) => tenths / 10),
         policyArbitrary,
-        async (turns, slot, fraction, policy) => {
+        fc.boolean(),
+        async (turns, slot, fraction, policy, flaky) => {
           const session = buildSession(turns)
           const snapshot = JSON.stringify(session.messages)
           const input = deepFreeze(session.messages)
-          const compactor = createCompactor({ budget: 1_000, highWaterMark: 0.5, slot, compactFraction: fraction, policy })
+          const compactor = createCompactor({ budget: 1_000, highWaterMark: 0.5, slot, compactFraction: fraction, policy, ...(flaky ? { summarizer: flakySummarizer() } : {}) })
           const result = await compactor.maybeCompact(input)
           expect(JSON.stringify(input)).toBe(snapshot)
           checkResult(input, result, session, (index) => [index], policy)

@@ -211,16 +211,16 @@ describe('policies', () => {
       overFloor()[1]!,
       callMessage('r1', 'read_file', { path: 'src/a.ts' }), // 2
       resultMessage('r1', file(1)), // 3: read-only, never edited: masked
-      callMessage('r2', 'read_file', { path: 'src/b.ts' }), // 4
-      resultMessage('r2', file(2)), // 5: src/b.ts is edited at 10: kept
-      callMessage('g', 'bash', { command: 'git log --oneline -n 40' }), // 6
-      resultMessage('g', Array.from({ length: 40 }, (_, line) => `${(0xabc000 + line).toString(16)} commit number ${line} of the history`).join('\n')), // 7: masked
-      callMessage('t', 'bash', { command: 'npm test' }), // 8
-      resultMessage('t', `PASS ${prose(30)}`), // 9: a call with effects: kept
-      callMessage('e', 'edit_file', { path: 'src/b.ts', old: 'v1', new: 'v2' }), // 10
-      resultMessage('e', 'edited src/b.ts'), // 11
-      callMessage('x', 'read_file', { path: 'src/c.ts' }), // 12
-      resultMessage('x', `Error: ENOENT: no such file or directory, open 'src/c.ts'\n${file(3)}`, true), // 13: an error: kept
+      callMessage('x', 'read_file', { path: 'src/c.ts' }), // 4
+      resultMessage('x', `Error: ENOENT: no such file or directory, open 'src/c.ts'\n${file(3)}`, true), // 5: an error: kept
+      callMessage('r2', 'read_file', { path: 'src/b.ts' }), // 6
+      resultMessage('r2', file(2)), // 7: src/b.ts is edited at 12: kept
+      callMessage('g', 'bash', { command: 'git log --oneline -n 40' }), // 8
+      resultMessage('g', Array.from({ length: 40 }, (_, line) => `${(0xabc000 + line).toString(16)} commit number ${line} of the history`).join('\n')), // 9: masked
+      callMessage('t', 'bash', { command: 'npm test' }), // 10
+      resultMessage('t', `PASS ${prose(30)}`), // 11: a call with effects: kept
+      callMessage('e', 'edit_file', { path: 'src/b.ts', old: 'v1', new: 'v2' }), // 12
+      resultMessage('e', 'edited src/b.ts'), // 13
       assistant(prose(5)), user(`next ${prose(5)}`), assistant(prose(5)), user(`more ${prose(5)}`), assistant(prose(5)), user('go'),
     ]
   }
@@ -239,8 +239,10 @@ describe('policies', () => {
     const before = JSON.stringify(messages)
     // A summarizer that never produces a summary: no range can be compacted, so masking is what is left.
     const result = await createCompactor({ budget: 2_000, slot: 300, compactFraction: 0.6, policy: 'other-segment', summarizer: recording(() => '') }).maybeCompact(messages)
+    // Every output of the selection is a candidate: 3, 5, 7, 9, 11 and 13 lie inside it.
+    expect(result.events[0]).toMatchObject({ type: 'compaction-start', range: [1, 14] })
     const masked = result.layout.filter((entry) => entry.kind === 'masked').map((entry) => (entry.kind === 'masked' ? entry.index : -1))
-    expect(masked).toEqual([3, 7])
+    expect(masked).toEqual([3, 9])
     expect(result.kind).toBe('refused')
     expect(covered(result.layout)).toEqual(messages.map((_, index) => index))
     const placeholder = result.layout.find((entry) => entry.kind === 'masked')!
@@ -248,7 +250,7 @@ describe('policies', () => {
     expect(placeholder.text).toContain('read_file src/a.ts')
     const maskedMessage = result.messages[result.layout.indexOf(placeholder)]!
     expect(maskedMessage.parts[0]).toMatchObject({ type: 'tool-result', callId: 'r1', content: placeholder.text })
-    expect(result.events.find((event) => event.type === 'compaction-end')).toMatchObject({ kind: 'refused', masked: [3, 7] })
+    expect(result.events.find((event) => event.type === 'compaction-end')).toMatchObject({ kind: 'refused', masked: [3, 9] })
     expect(JSON.stringify(messages)).toBe(before)
   })
 })
