@@ -48,12 +48,11 @@ export class CompactionRefusedError extends FloorguardError {
   readonly signal: BudgetSignal
 
   constructor(signal: BudgetSignal) {
-    const options = signal.options.length > 0 ? ` Options: ${signal.options.join('; or ')}.` : ''
+    // The planner's reason already lists the options; the runtime's own reasons do not.
+    const options = signal.options.length > 0 && !signal.reason.includes('Options:') ? ` Options: ${signal.options.join('; or ')}.` : ''
     const overflow = signal.willOverflow ? ` The context will overflow the budget ${signal.budget} by ${signal.overflowBy} tokens.` : ''
-    super(
-      'compaction-floor',
-      `floorguard refused to compact messages ${signal.range[0]}:${signal.range[1]} (floor ${signal.floor} > slot ${signal.slot}): ${signal.reason}.${overflow}${options}`,
-    )
+    const reason = signal.reason.endsWith('.') ? signal.reason.slice(0, -1) : signal.reason
+    super('compaction-floor', `floorguard refused to compact messages ${signal.range[0]}:${signal.range[1]} (floor ${signal.floor}, slot ${signal.slot}): ${reason}.${overflow}${options}`)
     this.name = 'FloorguardCompactionRefusedError'
     this.signal = signal
   }

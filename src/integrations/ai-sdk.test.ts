@@ -158,7 +158,7 @@ describe('compactionMiddleware (wrapLanguageModel, ai 6)', () => {
     const error = await generateText({ model: wrapped, system: SYSTEM, messages: conversation(), maxRetries: 0 }).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(CompactionRefusedError)
     expect((error as CompactionRefusedError).signal.slot).toBe(30)
-    expect((error as CompactionRefusedError).message).toMatch(/refused to compact messages \d+:\d+ \(floor \d+ > slot 30\)/)
+    expect((error as CompactionRefusedError).message).toMatch(/^floorguard refused to compact messages \d+:\d+ \(floor \d+, slot 30\): .*[^.]\.( |$)/)
     expect(model.doGenerateCalls).toHaveLength(0)
   })
 

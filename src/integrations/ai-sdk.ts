@@ -66,14 +66,15 @@ function summaryRebuild<T>(prefix: string): Rebuild<T> {
  */
 export function compactionMiddleware(options: CompactionMiddlewareOptions = {}): LanguageModelMiddleware {
   const prefix = options.summaryPrefix ?? DEFAULT_SUMMARY_PREFIX
+  const { specificationVersion, ...adapterOptions } = options
   const view = createCompactionView<PromptMessage>({
-    compactor: compactorOf(options),
+    compactor: compactorOf(adapterOptions),
     convert: (message) => fromAiSdkMessage(message, prefix),
     rebuild: summaryRebuild<PromptMessage>(prefix),
     equal: sameContent,
   })
   return {
-    specificationVersion: (options.specificationVersion ?? 'v3') as 'v3',
+    specificationVersion: (specificationVersion ?? 'v3') as 'v3',
     async transformParams({ params }) {
       const { messages, result } = await view.apply(params.prompt)
       reportSignal(result, options)
