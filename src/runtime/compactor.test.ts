@@ -351,6 +351,28 @@ describe('earlier summaries', () => {
   })
 })
 
+describe('a state block larger than its part slot', () => {
+  it('gets one more plan with the whole slot per part instead of refusing the compaction (300 turns, slot 800)', async () => {
+    const compactor = createCompactor({ budget: 12_000, slot: 800 })
+    let context: readonly Message[] = []
+    let retried = 0
+    for (const message of codingSession({ turns: 300 })) {
+      const result = await compactor.maybeCompact([...context, message])
+      expect(result.kind).not.toBe('refused')
+      const types = result.events.map((event) => event.type)
+      const error = types.indexOf('verify-error')
+      if (error !== -1 && types.indexOf('plan-end', error) !== -1) {
+        retried++
+        const plans = result.events.filter((event) => event.type === 'plan-end')
+        expect(plans).toHaveLength(2)
+        expect(types.at(-1)).toBe('compaction-end')
+      }
+      context = result.messages
+    }
+    expect(retried).toBeGreaterThan(0)
+  })
+})
+
 describe('replay', () => {
   it('a caller that sends the uncompacted history again gets the same summary without a summarizer call', async () => {
     const messages = [system('sys'), ...Array.from({ length: 5 }, (_, turn) => [user(`turn ${turn}: keep /srv/app/t${turn}.yaml. ${prose(14)}`), assistant(prose(14))]).flat(), user('go')]

@@ -201,7 +201,7 @@ export function createCompactor(options: CompactorOptions = {}): Compactor {
     }
 
     const transcript: Transcript = { format: 'floorguard-runtime', messages: canonical, pairs, unpaired }
-    const context: RunContext = { transcript, tokens: read.tokens, tokenizer, estimator, summarizer, settings, emit, before }
+    const context: RunContext = { transcript, tokens: read.tokens, tokenizer, estimator, summarizer, settings, emit, before, localSummarizer: options.summarizer === undefined }
     const outcome = await compactRange(context, range)
     const remembered: Memo = { messages: canonical.slice(range[0], range[1]), start: range[0], outcome }
     // Masks name indices outside the selection's own messages: such an outcome depends on the rest and is not kept.
@@ -230,6 +230,8 @@ interface RunContext {
   readonly settings: Settings
   readonly emit: (fields: EventFields) => void
   readonly before: number
+  /** The summarizer is the built-in ledger (no backoff between attempts). */
+  readonly localSummarizer: boolean
 }
 
 function keptLayout(count: number): LayoutEntry[] {
@@ -269,8 +271,16 @@ function signalOf(result: CompactResult, slot: number, context: RunContext, extr
 async function compactRange(context: RunContext, range: RuntimeRange): Promise<Outcome> {
   const { settings } = context
   if (!settings.verify) return unverified(context, range, settings.slot)
-  const attempt = await guarded(context, range, settings.slot, settings.floorCheck ? keepingSummaries : fixedPlanner)
+  let attempt = await guarded(context, range, settings.slot, settings.floorCheck ? keepingSummaries : fixedPlanner)
   if (attempt.result.kind !== 'refused') return success(attempt.result)
+  // A part's slot is its floor rounded up to 100 tokens; a summarizer whose state block needs more (many short items,
+  // each with its line) gets one more plan in which every part may use the whole slot.
+  const tight = attempt.result.refusal?.code === 'summarizer' && attempt.result.verification.parts.some((part) => part.slot < settings.slot)
+  if (tight && settings.floorCheck) {
+    const roomier = await guarded(context, range, settings.slot, keepingSummaries, settings.slot)
+    if (roomier.result.kind !== 'refused') return success(roomier.result)
+    attempt = roomier
+  }
   const { result, plan } = attempt
   const refusal = result.refusal!
   const policy = settings.policy
@@ -323,7 +333,13 @@ const fixedPlanner: CompactionPlanner = (segment, options) => {
   return { kind: 'compact', range: [offset, offset + segment.messages.length], floor: open.floor, slot: options.slot, tokens: open.tokens, guard: 'on', items, state: [] }
 }
 
-async function guarded(context: RunContext, range: RuntimeRange, slot: number, planner?: CompactionPlanner): Promise<{ result: CompactResult; plan: CompactionPlan | undefined }> {
+async function guarded(
+  context: RunContext,
+  range: RuntimeRange,
+  slot: number,
+  planner?: CompactionPlanner,
+  slotRounding?: number,
+): Promise<{ result: CompactResult; plan: CompactionPlan | undefined }> {
   return compactWithEvents(
     context.transcript,
     {
@@ -334,7 +350,9 @@ async function guarded(context: RunContext, range: RuntimeRange, slot: number, p
       range: { start: range[0], end: range[1] },
       ...(context.settings.summaryBudget === undefined ? {} : { budget: context.settings.summaryBudget }),
       ...(planner ? { planner } : {}),
-      sleep: async () => {},
+      ...(slotRounding === undefined ? {} : { planOptions: { slotRounding } }),
+      // The built-in ledger is local: no backoff between its attempts (a remote summarizer keeps the default).
+      ...(context.localSummarizer ? { sleep: async () => {} } : {}),
     },
     context.emit,
   )
