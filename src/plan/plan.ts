@@ -344,11 +344,14 @@ function calibrateMargin(context: Context, whole: FloorEstimate): Context {
     return 'ceil'
   }
   let rounding = tells(whole)
-  for (let index = 0, probes = 0; rounding === undefined && index < context.n && probes < CALIBRATION_PROBES; index++) {
-    const { idStarts } = itemIds(context)
-    if (idStarts[index + 1] === idStarts[index]) continue
+  // With no margin at all (conservative) no estimate can tell.
+  const silent = ratio === 0
+  for (let index = 0, probes = 0; !silent && rounding === undefined && index < context.n && probes < CALIBRATION_PROBES; index++) {
+    // A message's own estimate has items exactly when its extraction does (the estimate prices its distinct items).
+    const estimate = estimateRange(context, index, index + 1)
+    if (estimate.items.length === 0) continue
     probes++
-    rounding = tells(estimateRange(context, index, index + 1))
+    rounding = tells(estimate)
   }
   return rounding === 'floor' ? { ...context, marginRounding: 'floor' } : context
 }

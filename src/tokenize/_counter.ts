@@ -43,6 +43,14 @@ const HOT_SLOTS = 1 << 12
 /** Slots of the filter of texts counted once (a power of two). */
 const SEEN_SLOTS = 1 << 16
 
+/** A text longer than this many UTF-16 units is counted in stretches of about this many (see `countLong`). */
+export const STRETCH_UNITS = 1 << 18
+
+/** Whether `code` is an ASCII letter. */
+function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+}
+
 export function createCounter(table: RankTable, encoding: SplitEncoding, textMemo?: TextMemo): CountFunction {
   const asciiPieceEnd = ASCII_PIECE_END[encoding]
   const findPiece = createPieceFinder(encoding)
@@ -137,7 +145,41 @@ export function createCounter(table: RankTable, encoding: SplitEncoding, textMem
   const memoUpTo = textMemo?.upTo ?? -1
   const memoEntries = textMemo?.entries ?? 0
 
+  /**
+   * Counts a long text stretch by stretch, cut after a line feed that an ASCII letter follows: every pattern ends a
+   * piece there (only whitespace runs cross a line feed, and they stop before a letter; cl100k's `\s+$` at a
+   * stretch's end takes the same run its `\s*[\r\n]` takes before the letter), nothing looks behind, and nothing
+   * before the line feed looks past it, so the stretches' counts add up to the text's. Each stretch is encoded into
+   * the kept buffer, where the whole text would take a fresh one of its size (slow to touch on a large input).
+   */
+  const countLong = (text: string): number => {
+    let total = 0
+    for (let from = 0; from < text.length; ) {
+      let to = text.length
+      if (to - from > STRETCH_UNITS) {
+        let cut = text.indexOf('\n', from + STRETCH_UNITS - 1)
+        while (cut !== -1 && !isAsciiLetter(text.charCodeAt(cut + 1))) cut = text.indexOf('\n', cut + 1)
+        if (cut !== -1) to = cut + 1
+      }
+      total += countText(from === 0 && to === text.length ? text : text.slice(from, to))
+      from = to
+    }
+    return total
+  }
+
+  /** Counts `text` whole, encoded into the kept buffer when it fits. */
+  const countText = (text: string): number => {
+    let bytes = room(text.length)
+    let encoded = encoder.encodeInto(text, bytes)
+    if (encoded.read < text.length) {
+      bytes = room(3 * text.length)
+      encoded = encoder.encodeInto(text, bytes)
+    }
+    return countEncoded(text, bytes, encoded.written)
+  }
+
   return (text) => {
+    if (text.length > STRETCH_UNITS && text.length > memoUpTo) return countLong(text)
     let bytes = room(text.length)
     let encoded = encoder.encodeInto(text, bytes)
     // ASCII takes a byte per unit, anything else up to three: a text that did not fit is encoded again with that room.

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { get_encoding, type Tiktoken } from 'tiktoken'
 import { afterAll, describe, expect, it } from 'vitest'
+import { STRETCH_UNITS } from './_counter.js'
 import { approxTokens, createTokenizer } from './index.js'
 
 // tiktoken (the Rust core, compiled to wasm) is a dev-only oracle: it is what OpenAI's models count.
@@ -77,6 +78,29 @@ describe('long texts', () => {
       const tokenizer = await createTokenizer(name, { memoizeUpTo: 0 })
       expect(tokenizer.count(text)).toBe(oracles[name]!.encode_ordinary(text).length)
     }
+  })
+})
+
+describe('long texts at their cuts', () => {
+  it('counts texts of tricky lines past several stretches exactly (whitespace, CRLF, punctuation and contractions at the line feeds)', async () => {
+    // Lines whose ends and starts meet every pattern at a line feed: trailing spaces and tabs, CR, blank and
+    // whitespace-only lines, punctuation runs, a quote before the line feed, letters, digits and non-ASCII starts.
+    const shapes = ['word', 'Word', 'x', "it's", "'", "'ll", '  ', '\t', ' ', '', '\r', '...', '=>', '—', 'é', '中', '12345', '\u3000', '\u0085', 'a\u0301', '/', '\\']
+    const line = fc.array(fc.constantFrom(...shapes), { minLength: 0, maxLength: 5 }).map((atoms) => atoms.join(' '))
+    const tokenizers = { o200k_base: await createTokenizer('o200k_base', { memoizeUpTo: 0 }), cl100k_base: await createTokenizer('cl100k_base', { memoizeUpTo: 0 }) }
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 40, maxLength: 40 }), fc.constant(2), (pool, stretches) => {
+        const lines: string[] = []
+        let length = 0
+        for (let index = 0; length < stretches * STRETCH_UNITS; index++) {
+          lines.push(pool[(index * 7919) % pool.length]!)
+          length += lines.at(-1)!.length + 1
+        }
+        const text = lines.join('\n')
+        for (const [name, tokenizer] of Object.entries(tokenizers)) expect(tokenizer.count(text)).toBe(oracles[name]!.encode_ordinary(text).length)
+      }),
+      { numRuns: 3, seed: 4242, endOnFailure: true },
+    )
   })
 })
 

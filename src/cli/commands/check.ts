@@ -4,6 +4,7 @@ import { describePlan, planDecisionJson } from '../../report/plan.js'
 import { checkJson, renderCheckReport } from '../../report/check.js'
 import { parseCommandArgs, UsageError, type CliCommand } from '../_command.js'
 import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
+import { writeJsonLine } from '../_json-out.js'
 import { loadTranscript } from '../_load.js'
 
 const usage = `usage: floorguard check [FILE|-] [--format auto|text|openai|…] [--range A:B] [--slot N] [--margin R]
@@ -45,11 +46,8 @@ export const checkCommand: CliCommand = {
       result = { ...result, plan: { ...result.plan, state: findSupersededState(transcript.messages.slice(start, end), start) } }
     }
     const context = { file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name }
-    await io.stdout(
-      values.json
-        ? `${JSON.stringify(checkJson(result, context, planDecisionJson(result.plan)))}\n`
-        : renderCheckReport(result, context, result.decision.kind === 'compact' ? [] : describePlan(result.plan).filter((line) => !line.startsWith('floor ') && !line.startsWith('decision: '))),
-    )
+    if (values.json) await writeJsonLine(io, checkJson(result, context, planDecisionJson(result.plan)))
+    else await io.stdout(renderCheckReport(result, context, result.decision.kind === 'compact' ? [] : describePlan(result.plan).filter((line) => !line.startsWith('floor ') && !line.startsWith('decision: '))))
     return 0
   },
 }

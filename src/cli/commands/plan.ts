@@ -4,6 +4,7 @@ import { planCompaction } from '../../plan/plan.js'
 import type { PlanOptions } from '../../plan/types.js'
 import { parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand } from '../_command.js'
 import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
+import { writeJsonLine } from '../_json-out.js'
 import { loadTranscript } from '../_load.js'
 
 const usage = `usage: floorguard plan [FILE|-] [--range A:B] [--slot N] [--budget N] [--slot-rounding N] [--json]
@@ -69,7 +70,7 @@ export const planCommand: CliCommand = {
     const plan = planCompaction({ messages: transcript.messages.slice(start, end), offset: start, pairs: transcript.pairs, estimator, tokenizer }, planOptions)
     if (values.json) {
       const document = { version: 1, file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name, decision: planDecisionJson(plan), plan }
-      await io.stdout(`${JSON.stringify(document)}\n`)
+      await writeJsonLine(io, document)
     } else {
       const header = [`floorguard plan ${name}`, `  format ${transcript.format} · tokenizer ${tokenizer.name} · estimator ${estimator.name} · messages ${start}–${end} of ${transcript.messages.length}`, '']
       await io.stdout(`${[...header, ...describePlan(plan)].join('\n')}\n`)
