@@ -255,6 +255,29 @@ describe('policies', () => {
   })
 })
 
+describe('overflow', () => {
+  it('a compaction that still leaves the context over the budget returns a signal saying by how much', async () => {
+    // The newest turn alone is bigger than the budget: compaction helps, but not enough.
+    const messages = [system('sys'), user(`first ${prose(10)}`), assistant(prose(10)), user(`second ${prose(10)}`), assistant(prose(10)), user(`third ${prose(10)}`), assistant('x'.repeat(3_000))]
+    const result = await createCompactor({ tokenizer: chars, budget: 2_000, slot: 400 }).maybeCompact(messages)
+    expect(result.kind).toBe('compacted')
+    const end = result.events.at(-1)!
+    if (end.type !== 'compaction-end') throw new Error('unreachable')
+    const after = result.messages.reduce((sum, message) => sum + message.parts.reduce((inner, part) => inner + (part.type === 'text' || part.type === 'summary' ? part.text.length : 0), 0) + message.parts.length - 1, 0)
+    expect(end.contextTokensAfter).toBe(after)
+    expect(result.signal).toMatchObject({ type: 'budget-infeasible', willOverflow: true, overflowBy: after - 2_000 })
+  })
+
+  it('nothing to select (one message over the budget): refused, and the signal says the context overflows by its excess', async () => {
+    const messages = [user('y'.repeat(2_500))]
+    const result = await createCompactor({ tokenizer: chars, budget: 2_000 }).maybeCompact(messages)
+    expect(result.kind).toBe('refused')
+    expect(result.messages).toBe(messages)
+    expect(result.signal).toMatchObject({ willOverflow: true, overflowBy: 500, contextTokens: 2_500 })
+    expect(result.events.map((event) => event.type)).toEqual(['compaction-start', 'refusal', 'compaction-end'])
+  })
+})
+
 describe('checks off: the record naive compactor', () => {
   it('fixed slot, no floor, no verification: the summarizer gets no items and its text is taken as it comes', async () => {
     const messages = overFloor()
