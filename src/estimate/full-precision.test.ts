@@ -119,6 +119,21 @@ describe('not state: errors that are not what a program printed', () => {
   })
 })
 
+describe('state whole: a version with its package', () => {
+  it('a lower-case package before a full version; not a verb or a function word', () => {
+    expect(ofKind(full.extract(said('fsspec 2024.6.1 moved url_to_fs, so we went back.'), 0), 'version')).toEqual(['fsspec 2024.6.1'])
+    expect(ofKind(full.extract(said('It took 1.2.3 apart, then moved 2.0.1 and the 3.4.5 build.'), 0), 'version')).toEqual(['1.2.3', '2.0.1', '3.4.5'])
+  })
+})
+
+describe('not state: a file named twice in one message', () => {
+  it('a bare file name is dropped when the message states its whole path; alone it stays', () => {
+    const text = 'Fixed `src/samplers/cached_sampler.py`: the loop in cached_sampler.py now stops. Also see notes.md.'
+    expect(ofKind(full.extract(summary(text), 0), 'path')).toEqual(['notes.md'])
+    expect(ofKind(full.extract(summary('The loop in cached_sampler.py now stops; src/cached_sampler.pyc is stale.'), 0), 'path')).toEqual(['cached_sampler.py', 'src/cached_sampler.pyc'])
+  })
+})
+
 describe('not state: markup read as a path', () => {
   it('a closing tag', () => {
     expect(ofKind(full.extract(user('<task-notification>\n<status>failed</status>\n</task-notification>\nRead /tmp/out.log'), 0), 'path')).toEqual(['/tmp/out.log'])

@@ -46,6 +46,33 @@ function repeatsEarlierSpan(text: string, spans: SpanList, index: number): boole
   return false
 }
 
+/**
+ * Drops, in place, the path items of a message that are a bare file name (`cached_sampler.py`) when another item of
+ * the message holds that name as its last segment (`src/samplers/cached_sampler.py`): the same file, stated whole.
+ */
+function dropNamedFiles(items: FloorItem[]): void {
+  let bare = 0
+  for (const item of items) if (item.kind === 'path' && !item.text.includes('/') && !item.text.includes('\\')) bare++
+  if (bare === 0) return
+  const whole = items.filter((item) => item.text.includes('/')).map((item) => item.text)
+  if (whole.length === 0) return
+  let kept = 0
+  for (const item of items) {
+    const named = item.kind === 'path' && !item.text.includes('/') && whole.some((text) => endsSegment(text, item.text))
+    if (!named) items[kept++] = item
+  }
+  items.length = kept
+}
+
+/** Whether `name` follows a `/` in `text` and ends there or before a unit that ends a path (a quote, `:`, `)`, space). */
+function endsSegment(text: string, name: string): boolean {
+  for (let at = text.indexOf(`/${name}`); at !== -1; at = text.indexOf(`/${name}`, at + 1)) {
+    const after = text.charCodeAt(at + 1 + name.length)
+    if (Number.isNaN(after) || !/[\w.-]/.test(String.fromCharCode(after))) return true
+  }
+  return false
+}
+
 function modeOf(role: Role): ScanMode {
   if (role === 'assistant') return 'assistant'
   if (role === 'tool') return 'tool'
@@ -121,6 +148,7 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
     }
     spans.length = 0
     if (spans.kinds.length <= KEPT_SPANS) spare = spans
+    dropNamedFiles(items)
     // Spans come in order; argument items, pushed first, need a sort.
     if (argumentTexts.size > 0) items.sort((a, b) => a.start - b.start)
     return items

@@ -608,8 +608,19 @@ export function productBefore(text: string, starts: readonly number[], ends: rea
   if (!isVersion) return -1
   // A capitalized name, or a package's (`flash-attn`, `scikit-learn`, `python3`: a `-`, `_` or digit in it).
   if (flags[before]! & UPPER_FIRST) return NOT_PRODUCTS.has(lowered) ? -1 : starts[before]!
-  return flags[before]! & (HYPHEN | UNDERSCORE | DIGIT) ? starts[before]! : -1
+  if (flags[before]! & (HYPHEN | UNDERSCORE | DIGIT)) return starts[before]!
+  // A lower-case word before a version of three parts or more names its package (`fsspec 2024.6.1`), unless it is a
+  // function word, a comparator's word or a verb (`took 1.2.3`, `moved 2.0.1`, `running 3.1.4`, `at most 1.2.3`).
+  return !NOT_PRODUCTS.has(lowered) && !IRREGULAR_VERBS.has(lowered) && !COMPARATOR_WORDS.has(lowered) && !lowered.endsWith('ed') && !lowered.endsWith('ing') && threeParts(version) ? starts[before]! : -1
 }
+
+/** Words of comparators (`at most v1.2.3`): a bound, not a package. */
+const COMPARATOR_WORDS: ReadonlySet<string> = new Set(COMPARATORS.flat())
+/** Irregular past forms that stand before a version in reports (`took 1.2.3`). */
+const IRREGULAR_VERBS = new Set(['took', 'gave', 'made', 'ran', 'saw', 'got', 'left', 'kept', 'went', 'hit', 'put', 'did', 'had'])
+
+/** Whether a version has three dotted parts or more (`2024.6.1`, not `3.11`). */
+const threeParts = (version: string): boolean => version.indexOf('.') !== version.lastIndexOf('.')
 
 function isWhitespace(text: string, start: number, end: number): boolean {
   for (let index = start; index < end; index++) if (!isSpace(text.charCodeAt(index))) return false
