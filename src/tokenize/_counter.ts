@@ -3,7 +3,8 @@
  * elsewhere), then byte-pair merges with the lowest rank first, counted without building token ids.
  */
 import { hashBytes, rankOfBytes, type RankTable } from './_rank-table.js'
-import { ASCII_PIECE_END, createPieceFinder, type SplitEncoding, unitsIn } from './_split.js'
+import { advanceUnits, ASCII_PIECE_END, asciiDecides, SPLIT_PATTERNS, type SplitEncoding, writeStandIns } from './_split.js'
+import { FloorguardError } from '../errors.js'
 
 /**
  * Pieces up to this many UTF-16 units are remembered in a counter's piece cache; longer ones (blobs: that many letters,
@@ -53,7 +54,10 @@ function isAsciiLetter(code: number): boolean {
 
 export function createCounter(table: RankTable, encoding: SplitEncoding, textMemo?: TextMemo): CountFunction {
   const asciiPieceEnd = ASCII_PIECE_END[encoding]
-  const findPiece = createPieceFinder(encoding)
+  // Sticky: the pattern is asked for the piece at one position only. Pieces tile the text (every character starts
+  // some alternative and none matches empty), so that piece is the one a global scan would find there.
+  const pattern = new RegExp(SPLIT_PATTERNS[encoding].source, 'uy')
+  let standIns = new Uint8Array(4096)
   const pieceCache = new Map<string, number>()
   const merge = createMerger(table)
   const { pairs } = table
@@ -126,13 +130,22 @@ export function createCounter(table: RankTable, encoding: SplitEncoding, textMem
       }
       return total
     }
-    for (let unit = 0, start = 0; start < end; ) {
-      const pieceEnd = findPiece(text, unit, bytes, start, end)
-      const unitEnd = unit + unitsIn(bytes, start, pieceEnd)
+    // Elsewhere the machine reads the units' stand-ins (see standInTable), and the pattern decides where it cannot.
+    if (standIns.length < text.length) standIns = new Uint8Array(Math.max(text.length, 2 * standIns.length))
+    const units = writeStandIns(bytes, end, standIns)
+    for (let unit = 0, start = 0; unit < units; ) {
+      let unitEnd = asciiPieceEnd(standIns, unit, units)
+      if (unitEnd === 0 || !asciiDecides(standIns, unitEnd, units)) {
+        pattern.lastIndex = unit
+        if (!pattern.test(text)) throw new FloorguardError('internal', `the ${encoding} split pattern matched nothing at ${unit}: please report this text`)
+        unitEnd = pattern.lastIndex
+      }
+      const pieceEnd = advanceUnits(bytes, start, unitEnd - unit)
       total += countPiece(text, unit, unitEnd, bytes, start, pieceEnd)
       unit = unitEnd
       start = pieceEnd
     }
+    if (standIns.length > KEPT_BUFFER_BYTES) standIns = new Uint8Array(4096)
     return total
   }
 

@@ -254,3 +254,102 @@ export function createPieceFinder(encoding: SplitEncoding): PieceFinder {
     return advanceUnits(bytes, byte, pattern.lastIndex - unit)
   }
 }
+
+/** A unit the state machines cannot stand for: its pieces are left to the pattern. */
+export const NO_STAND_IN = 0x80
+
+let standIns: Uint8Array | undefined
+
+/**
+ * For each BMP code point, an ASCII character every class of both split patterns treats alike (`\p{L}`, `\p{N}`,
+ * `\s`, the cased-upper and cased-lower classes, CR, LF, space, quote, slash and the contraction letters), or
+ * {@link NO_STAND_IN}: another symbol or punctuation mark stands in as `#`, a number as `0`, a space as a tab, an
+ * upper-case-only letter as `A`, a lower-case-only one as `a`. Letters in both cased classes (Lm, Lo), marks (cased
+ * but not letters), the letters a contraction folds, surrogates and U+FFFD (a lone surrogate's stand-in in UTF-8)
+ * have none. ASCII stands for itself. Then a text of stand-ins splits into the same pieces as the text, and the
+ * ASCII machines split it (`→`, box drawing, `—` and accented Latin no longer send every piece near them to the
+ * pattern).
+ */
+export function standInTable(): Uint8Array {
+  if (standIns) return standIns
+  const L = 1
+  const N = 2
+  const S = 4
+  const UP = 8
+  const LO = 16
+  const bits = new Uint8Array(0x10000)
+  const mark = (ranges: readonly number[], bit: number) => {
+    for (let index = 0; index < ranges.length; index += 2) {
+      const last = Math.min(ranges[index + 1]!, 0xffff)
+      for (let cp = ranges[index]!; cp <= last; cp++) bits[cp]! |= bit
+    }
+  }
+  mark(LETTER_RANGES, L)
+  mark(NUMBER_RANGES, N)
+  mark(SPACE_RANGES, S)
+  mark(CASED_UPPER_RANGES, UP)
+  mark(CASED_LOWER_RANGES, LO)
+  const table = new Uint8Array(0x10000)
+  for (let cp = 0; cp < 0x80; cp++) table[cp] = cp
+  for (let cp = 0x80; cp < 0x10000; cp++) {
+    const kind = bits[cp]!
+    table[cp] =
+      kind === 0 ? 0x23 : kind === N ? 0x30 : kind === S ? 0x09 : kind === (L | UP) ? 0x41 : kind === (L | LO) ? 0x61 : NO_STAND_IN
+  }
+  for (const folds of Object.values(CONTRACTION_FOLDS)) for (const cp of folds) if (cp < 0x10000) table[cp] = NO_STAND_IN
+  for (let cp = 0xd800; cp <= 0xdfff; cp++) table[cp] = NO_STAND_IN
+  table[0xfffd] = NO_STAND_IN
+  standIns = table
+  return table
+}
+
+/**
+ * Writes the stand-in of each UTF-16 unit of the text whose UTF-8 is `bytes[0, end)` into `into` (see
+ * {@link standInTable}; both units of a 4-byte character get {@link NO_STAND_IN}) and returns the number of units.
+ */
+export function writeStandIns(bytes: Uint8Array, end: number, into: Uint8Array): number {
+  const table = standInTable()
+  let unit = 0
+  for (let index = 0; index < end; ) {
+    const lead = bytes[index]!
+    if (lead < 0x80) {
+      into[unit++] = lead
+      index++
+    } else if (lead < 0xe0) {
+      into[unit++] = table[((lead & 0x1f) << 6) | (bytes[index + 1]! & 0x3f)]!
+      index += 2
+    } else if (lead < 0xf0) {
+      into[unit++] = table[((lead & 0x0f) << 12) | ((bytes[index + 1]! & 0x3f) << 6) | (bytes[index + 2]! & 0x3f)]!
+      index += 3
+    } else {
+      into[unit++] = NO_STAND_IN
+      into[unit++] = NO_STAND_IN
+      index += 4
+    }
+  }
+  return unit
+}
+
+/**
+ * The unit ends of `text`'s pieces as the counter finds them: the ASCII machine over the units' stand-ins where it
+ * decides, the pattern elsewhere (the counter's loop, without the counting; tests compare it with the pattern).
+ */
+export function pieceEndsWithStandIns(text: string, encoding: SplitEncoding): number[] {
+  const machine = ASCII_PIECE_END[encoding]
+  const pattern = new RegExp(SPLIT_PATTERNS[encoding].source, 'uy')
+  const bytes = new TextEncoder().encode(text)
+  const standIns = new Uint8Array(text.length)
+  const units = writeStandIns(bytes, bytes.length, standIns)
+  const ends: number[] = []
+  for (let unit = 0; unit < units; ) {
+    let unitEnd = machine(standIns, unit, units)
+    if (unitEnd === 0 || !asciiDecides(standIns, unitEnd, units)) {
+      pattern.lastIndex = unit
+      if (!pattern.test(text)) throw new FloorguardError('internal', `the ${encoding} split pattern matched nothing at ${unit}`)
+      unitEnd = pattern.lastIndex
+    }
+    ends.push(unitEnd)
+    unit = unitEnd
+  }
+  return ends
+}
