@@ -54,24 +54,31 @@ function dropNamedFiles(items: FloorItem[]): void {
   let bare = 0
   for (const item of items) if (item.kind === 'path' && !item.text.includes('/') && !item.text.includes('\\')) bare++
   if (bare === 0) return
-  const whole = items.filter((item) => item.text.includes('/')).map((item) => item.text)
-  if (whole.length === 0) return
+  // Every segment that follows a `/` in an item, read up to the first unit a file name does not hold: linear in the
+  // items' text (a message of thousands of items compares no pair).
+  const segments = new Set<string>()
+  for (const item of items) {
+    // A whole path is a path, a quoted string (`` `src/a.py` ``) or a tool call's argument.
+    if (item.kind !== 'path' && item.kind !== 'quoted' && item.kind !== 'tool-argument') continue
+    const { text } = item
+    for (let slash = text.indexOf('/'); slash !== -1; slash = text.indexOf('/', slash + 1)) {
+      let end = slash + 1
+      while (end < text.length && isNameUnit(text.charCodeAt(end))) end++
+      if (end > slash + 1) segments.add(text.slice(slash + 1, end))
+    }
+  }
+  if (segments.size === 0) return
   let kept = 0
   for (const item of items) {
-    const named = item.kind === 'path' && !item.text.includes('/') && whole.some((text) => endsSegment(text, item.text))
+    const named = item.kind === 'path' && !item.text.includes('/') && segments.has(item.text)
     if (!named) items[kept++] = item
   }
   items.length = kept
 }
 
-/** Whether `name` follows a `/` in `text` and ends there or before a unit that ends a path (a quote, `:`, `)`, space). */
-function endsSegment(text: string, name: string): boolean {
-  for (let at = text.indexOf(`/${name}`); at !== -1; at = text.indexOf(`/${name}`, at + 1)) {
-    const after = text.charCodeAt(at + 1 + name.length)
-    if (Number.isNaN(after) || !/[\w.-]/.test(String.fromCharCode(after))) return true
-  }
-  return false
-}
+/** Units of a file name: letters, digits, `_`, `.`, `-`, `@`, `+`. */
+const isNameUnit = (code: number): boolean =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46 || code === 45 || code === 64 || code === 43
 
 function modeOf(role: Role): ScanMode {
   if (role === 'assistant') return 'assistant'
