@@ -22,7 +22,6 @@
  * - Records are read in file order; branches abandoned by an edit-and-resubmit stay in the transcript.
  * - `redacted_thinking` blocks have no readable text and are counted, not represented.
  */
-import { randomUUID } from 'node:crypto'
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role } from '../../spec/transcript.js'
 import { headRecords, readJsonl } from '../_jsonl.js'
@@ -42,6 +41,14 @@ import {
   skip,
   stringField,
 } from './_log.js'
+
+/**
+ * A random UUID from the Web Crypto global (Node 20 and later), loaded when first used: importing `node:crypto` here
+ * loaded it for every read of a log (check, plan), about 8 ms of a process's start.
+ */
+function randomUUID(): string {
+  return globalThis.crypto.randomUUID()
+}
 
 /** The first sentence of the summary Claude Code writes when it compacts a session. */
 export const CLAUDE_CODE_SUMMARY_PREFIX = 'This session is being continued from a previous conversation that ran out of context.'
