@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { FloorEstimatorV1 } from '../spec/estimator.js'
 import type { Message, Transcript } from '../spec/transcript.js'
 import { assistant, charsTokenizer, createTestEstimator, user } from '../plan/__fixtures__/test-estimator.js'
-import { checkTranscript } from './index.js'
+import fc from 'fast-check'
+import { checkTranscript, largestItems } from './index.js'
 
 // Issue 11 ("Speed as the user meets it"): an estimator without a cache (seed) estimated the same text three times
 // in one `check`: the floor, the planner's whole segment, and each message's items.
@@ -45,5 +46,20 @@ describe('checkTranscript', () => {
     // Parts and single messages are estimated, the whole segment (the check's floor) only once.
     expect(calls.lengths.filter((length) => length === 4)).toHaveLength(1)
     expect(calls.lengths.length).toBeGreaterThan(1)
+  })
+})
+
+describe('largestItems', () => {
+  it('is the first `limit` of the items sorted by tokens, largest first, ties in order of appearance', () => {
+    const item = fc.record({ tokens: fc.integer({ min: 0, max: 6 }), text: fc.string({ maxLength: 3 }) })
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 60 }), fc.integer({ min: -2, max: 12 }), (raw, limit) => {
+        const items = raw.map((entry, index) => ({ kind: 'path' as const, text: `${entry.text}#${index}`, tokens: entry.tokens, message: 0, start: index, end: index + 1 }))
+        // The reference: a stable sort by tokens, largest first.
+        const expected = [...items].sort((a, b) => b.tokens - a.tokens).slice(0, limit)
+        expect(largestItems(items, limit)).toEqual(expected)
+      }),
+      { numRuns: 300 },
+    )
   })
 })

@@ -153,9 +153,18 @@ function reusingEstimate(estimator: FloorEstimatorV1, messages: readonly Message
 
 /** The largest items first (ties in order of appearance), at most `limit`. */
 export function largestItems(items: readonly FloorItem[], limit: number): FloorItem[] {
-  return items
-    .map((item, index) => ({ item, index }))
-    .sort((a, b) => b.item.tokens - a.item.tokens || a.index - b.index)
-    .slice(0, limit)
-    .map(({ item }) => item)
+  if (!Number.isInteger(limit) || limit <= 0) {
+    return items.map((item, index) => ({ item, index })).sort((a, b) => b.item.tokens - a.item.tokens || a.index - b.index).slice(0, limit).map(({ item }) => item)
+  }
+  // One pass keeping the largest `limit` (the report asks for 8 of up to 260,000): an item goes after every kept one
+  // at least as large, so an earlier one wins a tie.
+  const kept: FloorItem[] = []
+  for (const item of items) {
+    if (kept.length === limit && item.tokens <= kept[limit - 1]!.tokens) continue
+    let at = kept.length
+    while (at > 0 && kept[at - 1]!.tokens < item.tokens) at--
+    kept.splice(at, 0, item)
+    if (kept.length > limit) kept.pop()
+  }
+  return kept
 }
