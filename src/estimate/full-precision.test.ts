@@ -65,9 +65,12 @@ describe('not state: documentation read as constraints', () => {
 })
 
 describe('not state: quoted strings that hold no value', () => {
-  it('a symbol or a letter or two, and a template with a placeholder', () => {
-    const text = 'Run `python <script_name>.py`, submit \'<flag>\', mind the `\\` and `&`, and set `t`.'
-    expect(ofKind(full.extract(user(text), 0), 'quoted')).toEqual([])
+  it('a template with a placeholder; in agent text and summaries, a symbol or a letter or two', () => {
+    expect(ofKind(full.extract(user('Run `python <script_name>.py`, then submit \'<flag>\'.'), 0), 'quoted')).toEqual([])
+    const text = 'Mind the `\\` and `&`, set `t` and `$_`, keep `42`.'
+    for (const message of [said(text), summary(text)]) expect(ofKind(full.extract(message, 0), 'quoted')).toEqual(['`42`'])
+    // A user's short quote may be the exact string they want.
+    expect(ofKind(full.extract(user('Print "x" on success.'), 0), 'quoted')).toEqual(['"x"'])
   })
 
   it('a standard program alone, or an install command without its package', () => {

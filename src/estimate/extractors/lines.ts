@@ -294,12 +294,13 @@ export type QuoteSource = 'instruction' | 'summary' | 'assistant'
 /**
  * quotedIsState(text, start, end, source) = whether the quoted string `[start, end)` (its quote characters included)
  * is state. Not state (issue 10, the labelled sample's 'not state' quoted strings):
- * - a symbol or a letter or two (`` `t` ``, `` `&` ``, `` `\` ``, `"$_"`): notation, no value (a number is kept: `` `42` ``);
  * - a template (`` `python <script_name>.py` ``, `'<flag>'`): a placeholder names no value;
  * - a standard program alone (`` `grep` ``, `'find'`) or an install command without its package (`` `pip install` ``):
  *   a tool's name, not a value;
- * - in agent text and summaries, one plain lower-case word (`` `processing` ``, `` `"audio"` ``, `` `grep` ``): the
- *   agent's vocabulary; a name it took from the user or the code is found where it was defined;
+ * - in agent text and summaries, a symbol or a letter or two (`` `t` ``, `` `&` ``, `` `\` ``, `"$_"`): notation, no
+ *   value (a number is kept: `` `42` ``; a user's `"x"` may be the exact string they want);
+ * - in agent text and summaries, one plain lower-case word (`` `processing` ``, `` `"audio"` ``): the agent's
+ *   vocabulary; a name it took from the user or the code is found where it was defined;
  * - in agent text, a prose phrase in quotation marks (`"could be sensed"`, `"GPU Training"`): quotation, not a value
  *   (backticks mark code, and stay).
  * A quote inside backticks (`` `"hotkey"` ``) is read by its content.
@@ -328,9 +329,9 @@ export function quotedIsState(text: string, start: number, end: number, source: 
     else if (code === 62 && placeholder !== -1 && index > placeholder + 1 && isPlaceholder(text, placeholder + 1, index)) return false
   }
   const length = to - from
-  if (length <= 2 && digits === 0) return false
   if (lower + spaces + prose === length && isBareProgram(text, from, to)) return false
   if (source === 'instruction') return true
+  if (length <= 2 && digits === 0) return false
   if (lower === length) return false
   return !(source === 'assistant' && opener !== BACKTICK && spaces > 0 && lower + digits + prose + spaces === length)
 }
