@@ -51,28 +51,30 @@ function repeatsEarlierSpan(text: string, spans: SpanList, index: number): boole
  * the message holds that name as its last segment (`src/samplers/cached_sampler.py`): the same file, stated whole.
  */
 function dropNamedFiles(items: FloorItem[]): void {
-  let bare = 0
-  for (const item of items) if (item.kind === 'path' && !item.text.includes('/') && !item.text.includes('\\')) bare++
-  if (bare === 0) return
-  // Every segment that follows a `/` in an item, read up to the first unit a file name does not hold: linear in the
-  // items' text (a message of thousands of items compares no pair).
-  const segments = new Set<string>()
+  let names: Set<string> | undefined
+  for (const item of items) if (item.kind === 'path' && !item.text.includes('/') && !item.text.includes('\\')) (names ??= new Set()).add(item.text)
+  if (names === undefined) return
+  const lengths = new Set<number>()
+  for (const name of names) lengths.add(name.length)
+  // The names stated whole: a segment after a `/` of a path, a quoted string (`` `src/a.py` ``) or a tool call's
+  // argument, read up to the first unit a file name does not hold. Linear in those items' text, and a segment is
+  // sliced only when some name has its length.
+  const stated = new Set<string>()
   for (const item of items) {
-    // A whole path is a path, a quoted string (`` `src/a.py` ``) or a tool call's argument.
     if (item.kind !== 'path' && item.kind !== 'quoted' && item.kind !== 'tool-argument') continue
     const { text } = item
     for (let slash = text.indexOf('/'); slash !== -1; slash = text.indexOf('/', slash + 1)) {
       let end = slash + 1
       while (end < text.length && isNameUnit(text.charCodeAt(end))) end++
-      if (end > slash + 1) segments.add(text.slice(slash + 1, end))
+      if (lengths.has(end - slash - 1)) {
+        const segment = text.slice(slash + 1, end)
+        if (names.has(segment)) stated.add(segment)
+      }
     }
   }
-  if (segments.size === 0) return
+  if (stated.size === 0) return
   let kept = 0
-  for (const item of items) {
-    const named = item.kind === 'path' && !item.text.includes('/') && segments.has(item.text)
-    if (!named) items[kept++] = item
-  }
+  for (const item of items) if (!(item.kind === 'path' && stated.has(item.text))) items[kept++] = item
   items.length = kept
 }
 

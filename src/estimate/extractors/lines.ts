@@ -329,7 +329,7 @@ export function quotedIsState(text: string, start: number, end: number, source: 
     else if (code === 62 && placeholder !== -1 && index > placeholder + 1 && isPlaceholder(text, placeholder + 1, index)) return false
   }
   const length = to - from
-  if (lower + spaces + prose === length && isBareProgram(text, from, to)) return false
+  if (lower + spaces + prose === length && isBareProgram(text, from, to, spaces)) return false
   if (source === 'instruction') return true
   if (length <= 2 && digits === 0) return false
   if (lower === length) return false
@@ -343,14 +343,16 @@ const PROGRAMS = new Set([
   'npx', 'node', 'git', 'docker', 'sudo', 'bash', 'sh', 'zsh', 'man', 'which', 'touch', 'mkdir', 'rm', 'cp', 'mv', 'chmod', 'tar', 'unzip',
 ])
 
+const LONGEST_PROGRAM = Math.max(...[...PROGRAMS].map((program) => program.length))
+
 /**
- * Whether `[start, end)` is a program alone (`` `grep` ``) or an install command without its package
+ * Whether `[start, end)` (holding `spaces` spaces) is a program alone (`` `grep` ``) or an install command without its package
  * (`` `pip install` ``, `` `uv pip install` ``, `` `apt-get install` ``): a tool's name, not a value.
  */
-function isBareProgram(text: string, start: number, end: number): boolean {
-  const words = text.slice(start, end).split(' ')
-  if (words.length === 1) return PROGRAMS.has(words[0]!)
-  return words.length <= 3 && words[words.length - 1] === 'install'
+function isBareProgram(text: string, start: number, end: number, spaces: number): boolean {
+  // Checked on every quote of plain words: the length rules out most before anything is sliced.
+  if (spaces === 0) return end - start <= LONGEST_PROGRAM && PROGRAMS.has(text.slice(start, end))
+  return spaces <= 2 && end - start <= 24 && text.endsWith(' install', end)
 }
 
 /** Whether `[start, end)` is a placeholder's name: lower-case letters, `_` and `-`, starting with a letter. */

@@ -94,7 +94,7 @@ function classifyCached(text: string, start: number, end: number, flags: number,
   if (cached[at] === generation && cached[at + 2] === length && sameUnits(text, cached[at + 1]!, start, length)) return cached[at + 3]!
   const word = text.slice(start, end)
   const kind = classifyWord(word, flags)
-  const code = kind ? kindCode(kind) | (standsAlone(word, kind) ? 0 : NOT_ALONE) : -1
+  const code = kind ? kindCode(kind) | (standsAlone(word, kind, flags) ? 0 : NOT_ALONE) : -1
   cached[at] = generation
   cached[at + 1] = start
   cached[at + 2] = length

@@ -58,8 +58,8 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
  * - a bare measurement: a decimal or exponent without its key (`79.88`, `3e-5`, a table's cells) or a count with a
  *   magnitude suffix (`596M`, `11k`). Alone it says neither what it measures nor that anything depends on it.
  */
-export function standsAlone(word: string, kind: ItemKind): boolean {
-  if (kind === 'identifier') return !isBareName(word)
+export function standsAlone(word: string, kind: ItemKind, flags: number = wordFlags(word, 0, word.length)): boolean {
+  if (kind === 'identifier') return !isBareName(word, flags)
   if (kind === 'number') return !(SCIENTIFIC.test(word) || DECIMAL.test(word) || MAGNITUDE.test(word))
   return true
 }
@@ -72,10 +72,11 @@ const NAME_ARGUMENTS = /\((?:[A-Za-z_][\w.]*)?\)$/
 const GLUED_SENTENCES = /^[a-z]{3,}\.[A-Z][a-z]*$/
 
 /** Whether an identifier is a bare name of code (see {@link standsAlone}). */
-function isBareName(word: string): boolean {
-  if (SNAKE.test(word) || CAMEL.test(word) || GLUED_SENTENCES.test(word)) return true
-  if (CALL.test(word)) return NAME_ARGUMENTS.test(word)
-  const equals = word.indexOf('=')
+function isBareName(word: string, flags: number): boolean {
+  // Each pattern runs only if the word has the unit it needs.
+  if ((flags & UNDERSCORE && SNAKE.test(word)) || (flags & UPPER_INNER && CAMEL.test(word)) || (flags & DOT && GLUED_SENTENCES.test(word))) return true
+  if (flags & PAREN && CALL.test(word)) return NAME_ARGUMENTS.test(word)
+  const equals = flags & EQUALS ? word.indexOf('=') : -1
   if (equals > 0 && !word.startsWith('-')) {
     const key = word.slice(0, equals)
     return word.slice(equals + 1) === key.slice(key.lastIndexOf('.') + 1)
