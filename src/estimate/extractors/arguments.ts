@@ -152,10 +152,19 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     // A poll (wait, then read: `sleep 120 && tail -20 /tmp/run.log`) is repeated with other waits and can be run again
     // for its output (the record's condition 1): what it reads is its state. (Other reading commands stay whole: a
     // session runs `git status` or `ls src/` again verbatim, and such a command costs about what its path does.)
-    if (value.length <= options.maxLength && /^\s*sleep\s/.test(value) && isObservation(value)) {
+    // A read on another machine (`ssh -p 2222 root@host "tail -5 /workspace/train.log"`) repeats its connection with
+    // every look: the connection is kept (once per segment, as items are distinct by text) and what it reads.
+    const connection = value.length <= options.maxLength ? remoteConnection(value) : undefined
+    if (value.length <= options.maxLength && (/^\s*sleep\s/.test(value) || connection !== undefined) && isObservation(value)) {
       const spans = scanText(value, 0, value.length, 'code', false, new SpanList(16))
       let targets = 0
+      if (connection !== undefined) {
+        const [start, end] = locate(connection[0], connection[1])
+        push(value.slice(connection[0], connection[1]), start, end)
+      }
       for (let index = 0; index < spans.length; index++) {
+        // The connection's own words (its key file) are in its item.
+        if (connection !== undefined && spans.starts[index]! < connection[1] && spans.ends[index]! > connection[0]) continue
         if (!TARGET_KINDS.has(spans.kindOf(index))) continue
         const [start, end] = locate(spans.starts[index]!, spans.ends[index]!)
         push(value.slice(spans.starts[index], spans.ends[index]), start, end)
@@ -231,13 +240,20 @@ const WRITING_WORDS = new Set(['-i', '--in-place', '-delete', '-exec', '-execdir
 /**
  * isObservation(command) = whether every step of a shell command (split at `&&`, `||`, `;`, `|` and line breaks) runs
  * a program that only reads (`sleep 60 && tail -20 /tmp/run.log 2>&1`, `git log --oneline -5`, `ls checkpoints/`),
- * with no redirection into a file, no command substitution and no heredoc. Its output can be had again by running it
- * again, so what it names (paths, URLs, ids) is its state, not the command.
+ * with no redirection into a file, no command substitution and no heredoc; `ssh … host "…"` reads when its remote
+ * command does. Its output can be had again by running it again, so what it names (paths, URLs, ids) is its state,
+ * not the command.
  */
 export function isObservation(command: string): boolean {
   if (command.includes('$(') || command.includes('`') || command.includes('<<')) return false
   for (const words of shellSteps(command)) {
     const program = words[0]!
+    if (program === 'ssh') {
+      // A read on another machine: the remote command, one quoted word after the host, reads too.
+      const remote = remoteWords(words)
+      if (remote === undefined || !isObservation(remote)) return false
+      continue
+    }
     if (program === 'git') {
       const sub = words[1] ?? ''
       if (!READING_GIT.has(sub)) return false
@@ -251,6 +267,60 @@ export function isObservation(command: string): boolean {
     }
   }
   return true
+}
+
+/** Options of `ssh` that take a value (`-p 2222`, `-i key`, `-o Name=value`). */
+const SSH_VALUE_OPTIONS = new Set(['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w'])
+
+/** The remote command of an `ssh` step's words (the word after the host, unquoted), or undefined if it has none or more. */
+function remoteWords(words: readonly string[]): string | undefined {
+  // Options, the host, options again (OpenSSH takes them on either side), then exactly one word: the remote command.
+  let index = 1
+  let host = false
+  while (index < words.length && (words[index]!.startsWith('-') || !host)) {
+    if (words[index]!.startsWith('-')) index += SSH_VALUE_OPTIONS.has(words[index]!) ? 2 : 1
+    else {
+      host = true
+      index++
+    }
+  }
+  if (!host || index + 1 !== words.length) return undefined
+  const remote = words[index]!
+  const quote = remote.charCodeAt(0)
+  if ((quote !== 34 && quote !== 39) || remote.charCodeAt(remote.length - 1) !== quote || remote.length < 3) return undefined
+  const inner = remote.slice(1, -1)
+  return quote === 34 ? inner.replace(/\\(["\\$`])/g, '$1') : inner
+}
+
+/**
+ * Where the first `ssh` connection of a command is (`ssh`, its host and the options around it: `ssh -p 2222
+ * root@host -i ~/.ssh/k`), as a range of `command`, or undefined if it runs none.
+ */
+function remoteConnection(command: string): [number, number] | undefined {
+  const at = /(?:^|[\s;&|])ssh\s/.exec(command)
+  if (at === null) return undefined
+  const start = at.index + at[0].indexOf('ssh')
+  let index = start + 3
+  const word = (): [number, number] => {
+    while (index < command.length && (command.charCodeAt(index) === 32 || command.charCodeAt(index) === 9)) index++
+    const from = index
+    while (index < command.length && command.charCodeAt(index) !== 32 && command.charCodeAt(index) !== 9 && command.charCodeAt(index) !== 10) index++
+    return [from, index]
+  }
+  let end = -1
+  for (;;) {
+    const [from, to] = word()
+    if (to === from) return end === -1 ? undefined : [start, end]
+    const text = command.slice(from, to)
+    if (!text.startsWith('-')) {
+      // The host; after it, options until the remote command.
+      if (end !== -1) return [start, end]
+      end = to
+      continue
+    }
+    if (SSH_VALUE_OPTIONS.has(text)) word()
+    if (end !== -1) end = index
+  }
 }
 
 /** The steps of a shell command (split at unquoted `&&`, `||`, `;`, `|` and line breaks), each as its words (quotes kept). */
