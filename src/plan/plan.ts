@@ -56,6 +56,8 @@ interface Context {
   /** How the estimator rounds its margin (`ceil` unless its whole-segment estimate shows `floor`). */
   readonly marginRounding: 'ceil' | 'floor'
   readonly estimates: Map<string, FloorEstimate>
+  /** Partition problems by their bounds, without the slot (a slot search asks for the same range at each step). */
+  readonly problems: Map<string, Omit<PartitionProblem, 'slot'>>
 }
 
 /** Distinct item ids of message `i` are `ids[idStarts[i] .. idStarts[i + 1])`; `weights[id]` is the item's tokens. */
@@ -298,6 +300,7 @@ function buildContext(segment: PlanSegment, options: PlanOptions): Context {
     carriedStale: findCarriedStale(messages, offset),
     marginRounding: 'ceil',
     estimates: new Map(),
+    problems: new Map(),
   }
 }
 
@@ -371,6 +374,17 @@ function blockBounds(context: Context, from: number, to: number): number[] {
 }
 
 function buildProblem(context: Context, bounds: readonly number[], settings: Settings): PartitionProblem {
+  const key = `${context.marginRounding} ${settings.slotRounding} ${bounds.join(',')}`
+  let problem = context.problems.get(key)
+  if (!problem) {
+    problem = slotFreeProblem(context, bounds, settings)
+    context.problems.set(key, problem)
+  }
+  return { ...problem, slot: settings.slot }
+}
+
+/** Everything of the partition problem over `bounds` but the slot (blocks, their distinct items, cut penalties). */
+function slotFreeProblem(context: Context, bounds: readonly number[], settings: Settings): Omit<PartitionProblem, 'slot'> {
   const blocks = bounds.length - 1
   const { idStarts, ids, weights } = itemIds(context)
   const itemStarts = new Int32Array(blocks + 1)
@@ -393,7 +407,6 @@ function buildProblem(context: Context, bounds: readonly number[], settings: Set
     itemStarts,
     itemIds: Int32Array.from(blockIds),
     weights,
-    slot: settings.slot,
     marginRatio: context.segment.estimator.marginRatio,
     marginRounding: context.marginRounding,
     slotRounding: settings.slotRounding,
