@@ -35,3 +35,18 @@ export * from './state-block/index.js'
 export * from './summarize/index.js'
 export * from './verify/index.js'
 export * from './compact/index.js'
+
+export { applyLayout, compactLogged, compactWithEvents, createCompactor, eventsJsonl, RECORD_DEFAULTS } from './runtime/index.js'
+export type {
+  BudgetSignal, CompactionPolicy, Compactor, CompactorChecks, CompactorEvent, CompactorEventType, CompactorOptions,
+  CompactorResult, CompactorStats, EventBase, EventItem, LayoutEntry, RuntimeRange,
+} from './runtime/index.js'
+
+export {
+  auditLogRecords, auditReport, auditTotals, auditTranscript, findSummaries, highWaterCuts, isAuditLogHead,
+  isOpenCodeExportHead, readOpenCodeExport,
+} from './audit/index.js'
+export type {
+  AuditDecision, AuditOptions, AuditReport, AuditTotals, CounterfactualReason, CutAudit, FailedFile, FileAudit, LostItem,
+  SummaryAudit, SummaryPoint,
+} from './audit/index.js'

@@ -48,6 +48,6 @@ describe('the command registry', () => {
   it('a name inherited from Object.prototype is an unknown command (exit 2, one line)', async () => {
     const run = await runCaptured(['toString'])
     expect(run.code).toBe(2)
-    expect(run.stderr).toBe('floorguard: unknown command "toString": expected one of check, plan, compact, hook, hooks\n')
+    expect(run.stderr).toBe('floorguard: unknown command "toString": expected one of check, plan, compact, hook, hooks, report, audit, demo\n')
   })
 })
