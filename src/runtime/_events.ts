@@ -6,7 +6,7 @@ import type { MustKeepItem } from '../spec/summarizer.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Transcript } from '../spec/transcript.js'
 import { messageTokens } from '../transcript/render.js'
-import type { BudgetSignal, CompactorEvent, EventItem, RuntimeRange } from './types.js'
+import type { BudgetSignal, CompactorEvent, EventItem, PlannedPart, RefusalCode, RuntimeRange } from './types.js'
 
 /** `Omit` over each member of a union. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
@@ -17,10 +17,41 @@ export type EventFields = DistributiveOmit<CompactorEvent, 'call' | 'time'>
 /** Receives events as they happen. */
 export type Emit = (event: EventFields) => void
 
-/** The `plan-end` event of a plan: its decision, floor, slot and the ranges its summaries will replace. */
+/**
+ * The `plan-end` event of a plan: its decision, floor, slot, segment and tokens, the ranges its summaries will
+ * replace and, per part, its range, floor and slot (a compact plan is one part: the whole range at the plan's slot).
+ */
 export function planEndEvent(plan: CompactionPlan): EventFields {
-  const parts: RuntimeRange[] = plan.kind === 'compact' ? [plan.range] : plan.kind === 'split' ? plan.parts.map((part) => part.range) : []
-  return { type: 'plan-end', decision: plan.kind, floor: plan.floor.total, slot: plan.slot, parts }
+  const plannedParts: PlannedPart[] =
+    plan.kind === 'compact'
+      ? [{ range: plan.range, floor: plan.floor.total, slot: plan.slot, tokens: plan.tokens, items: distinctCount(plan.items) }]
+      : plan.kind === 'split'
+        ? plan.parts.map((part) => ({ range: part.range, floor: part.floor, slot: part.slot, tokens: part.tokens, items: distinctCount(part.items) }))
+        : []
+  return {
+    type: 'plan-end',
+    decision: plan.kind,
+    floor: plan.floor.total,
+    slot: plan.slot,
+    parts: plannedParts.map((part) => part.range),
+    range: plan.range,
+    tokens: plan.tokens,
+    plannedParts,
+    ...(plan.kind === 'refuse' ? { reason: plan.reason } : {}),
+  }
+}
+
+/** The `plan-end` event of a plan made without the planner: the whole range as one summary at `slot`. */
+export function wholePlanEndEvent(range: RuntimeRange, floor: number, slot: number, tokens: number, items: readonly { text: string }[]): EventFields {
+  const part: PlannedPart = { range, floor, slot, tokens, items: distinctCount(items) }
+  return { type: 'plan-end', decision: 'compact', floor, slot, parts: [range], range, tokens, plannedParts: [part] }
+}
+
+/** The refusal code of a refused `compactTranscript` result: the planner's reason, else the orchestrator's code. */
+export function refusalCode(result: CompactResult): RefusalCode {
+  const refusal = result.refusal!
+  if (refusal.plan) return refusal.plan.reason
+  return refusal.code === 'plan' ? 'no-gain' : refusal.code
 }
 
 /** The must-keep items of each planned part, by its range's start. */
@@ -69,6 +100,7 @@ export async function compactWithEvents(
     },
   })
   const items = itemsByPart(plan)
+  const partIndex = new Map((plan?.kind === 'split' ? plan.parts.map((part) => part.range[0]) : plan?.kind === 'compact' ? [plan.range[0]] : []).map((start, index) => [start, index]))
   for (const part of result.verification.parts) {
     for (const attempt of part.attempts) {
       if (attempt.outcome === 'verified') continue
@@ -86,11 +118,14 @@ export async function compactWithEvents(
     const total = distinctCount(partItems)
     emit({
       type: 'summary-end',
+      part: partIndex.get(summary.range[0]) ?? 0,
       range: summary.range,
+      slot: summary.slot,
       tokens: summary.tokens,
       items: total,
       survived: total - lostItems(partItems, summary.text).length,
       attempts: summary.attempts,
+      verified: true,
     })
   }
   return { result, plan }
@@ -137,7 +172,7 @@ export async function compactLogged(
       options: plan ? plan.options.map(describeOption) : [],
       reason: plan ? describeRefusal(plan) : result.refusal.reason,
     }
-    emit({ type: 'refusal', signal, policy: 'keep' })
+    emit({ type: 'refusal', signal, code: refusalCode(result), floor: signal.floor, slot: signal.slot, policy: 'keep', action: 'kept' })
   } else {
     for (const summary of result.summaries) {
       after -= rangeTokens(tokens, summary.range)

@@ -14,7 +14,7 @@ import { callSummarizer } from '../summarize/middleware.js'
 import { createTokenizer } from '../tokenize/index.js'
 import { messageTokens, pairToolCalls } from '../transcript/render.js'
 import { MessageCache } from './_cache.js'
-import { compactWithEvents, distinctCount, lostItems, planEndEvent, rangeTokens, type EventFields } from './_events.js'
+import { compactWithEvents, distinctCount, lostItems, planEndEvent, rangeTokens, refusalCode, wholePlanEndEvent, type EventFields } from './_events.js'
 import { findMaskable } from './_mask.js'
 import { selectSegment } from './_select.js'
 import type {
@@ -27,6 +27,8 @@ import type {
   CompactorStats,
   EventItem,
   LayoutEntry,
+  PolicyAction,
+  RefusalCode,
   RuntimeRange,
 } from './types.js'
 
@@ -93,14 +95,28 @@ interface SummaryPart {
   readonly text: string
 }
 
+/** A refusal's code and what the policy did about it (the `refusal` event's own fields). */
+interface RefusalFacts {
+  readonly code: RefusalCode
+  readonly action: PolicyAction
+  readonly raisedSlot?: number
+  readonly otherRange?: RuntimeRange
+}
+
 /** What one call decided, before it is turned into messages and layout. */
 interface Outcome {
   readonly kind: CompactorResult['kind']
   readonly summaries: readonly SummaryPart[]
   readonly masks: ReadonlyArray<{ readonly index: number; readonly text: string }>
+  /** Present exactly when the planner or the orchestrator refused (whatever the policy then did). */
   readonly signal?: Omit<BudgetSignal, 'willOverflow' | 'overflowBy'>
+  /** With `signal`: why, and the policy's action. */
+  readonly refusal?: RefusalFacts
   readonly lost?: readonly EventItem[]
 }
+
+/** Signal and facts of a refusal the policy answered with `action`. */
+type Refused = Pick<Outcome, 'signal' | 'refusal'>
 
 /** A compaction of a range remembered for a later call that sends the same messages again (see {@link Memo}). */
 interface Memo {
@@ -167,7 +183,6 @@ export function createCompactor(options: CompactorOptions = {}): Compactor {
     if (last && last.canonical.length === canonical.length && last.canonical.every((message, index) => message === canonical[index])) {
       // The very messages of the last call again (a refusal the caller has not acted on yet): its outcome, for O(n).
       emit({ type: 'compaction-start', contextTokens: before, budget: settings.budget, threshold: settings.threshold, range: last.range })
-      if (last.outcome.signal) emitRefusal(emit, last.outcome.signal, before, settings)
       return build(messages, read.tokens, tokenizer, last.outcome, before, settings, emit, events, true)
     }
     const { pairs, unpaired } = pairToolCalls(canonical)
@@ -189,14 +204,12 @@ export function createCompactor(options: CompactorOptions = {}): Compactor {
         options: ['raise the budget', 'start a new conversation with a hand-written summary'],
         reason: `no range of whole causal units lies before the newest turn (${selection.turns} turn(s) after the system prompt): nothing can be compacted`,
       }
-      emitRefusal(emit, signal, before, settings)
-      return finish({ kind: 'refused', summaries: [], masks: [], signal })
+      return finish({ kind: 'refused', summaries: [], masks: [], signal, refusal: { code: 'nothing-selectable', action: 'kept' } })
     }
 
     const memo = memos.find((entry) => entry.start === range[0] && sameMessages(entry.messages, canonical, range))
     if (memo) {
       // The same messages were compacted (or refused) before: the caller sent the uncompacted history again.
-      if (memo.outcome.signal) emitRefusal(emit, memo.outcome.signal, before, settings)
       return finish(memo.outcome, true)
     }
 
@@ -246,9 +259,27 @@ function sameMessages(remembered: readonly Message[], canonical: readonly Messag
   return true
 }
 
-function emitRefusal(emit: (fields: EventFields) => void, signal: Omit<BudgetSignal, 'willOverflow' | 'overflowBy'>, contextTokens: number, settings: Settings): void {
+/**
+ * The `refusal` event of an outcome: the signal (overflow as if nothing else were done), the code, floor and slot,
+ * and what the policy did. Emitted after the policy acted, before `compaction-end`.
+ */
+function emitRefusal(emit: (fields: EventFields) => void, outcome: Outcome, contextTokens: number, settings: Settings): void {
+  const signal = outcome.signal!
+  const facts = outcome.refusal ?? { code: 'no-gain', action: 'kept' }
   const overflowBy = Math.max(0, contextTokens - settings.budget)
-  emit({ type: 'refusal', signal: { ...signal, willOverflow: overflowBy > 0, overflowBy }, policy: policyName(settings.policy) })
+  emit({
+    type: 'refusal',
+    signal: { ...signal, willOverflow: overflowBy > 0, overflowBy },
+    code: facts.code,
+    floor: signal.floor,
+    slot: signal.slot,
+    policy: policyName(settings.policy),
+    action: facts.action,
+    ...(facts.raisedSlot === undefined ? {} : { raisedSlot: facts.raisedSlot }),
+    ...(facts.otherRange === undefined ? {} : { otherRange: facts.otherRange }),
+    ...(outcome.masks.length > 0 ? { masked: outcome.masks.map((mask) => mask.index) } : {}),
+    ...(facts.action === 'accepted-risk' && outcome.lost ? { lost: outcome.lost.length } : {}),
+  })
 }
 
 /** The signal of a refused compaction: the planner's numbers and options, or the orchestrator's reason. */
@@ -287,16 +318,16 @@ async function compactRange(context: RunContext, range: RuntimeRange): Promise<O
   const raiseTo = plan?.kind === 'refuse' ? plan.options.find((option) => option.kind === 'raise-slot') : undefined
   const capNote = typeof policy === 'object' && raiseTo?.kind === 'raise-slot' && raiseTo.slot > policy.cap ? [`(policy raise-slot stops at its cap ${policy.cap})`] : []
   const signal = signalOf(result, settings.slot, context, capNote)
-  emitRefusal(context.emit, signal, context.before, settings)
-  const keep: Outcome = { kind: 'refused', summaries: [], masks: [], signal }
+  const code = refusalCode(result)
+  const keep: Outcome = { kind: 'refused', summaries: [], masks: [], signal, refusal: { code, action: 'kept' } }
 
   if (typeof policy === 'object') {
     if (raiseTo?.kind !== 'raise-slot' || raiseTo.slot > policy.cap || refusal.code !== 'plan') return keep
     const raised = await guarded(context, range, raiseTo.slot, keepingSummaries)
-    return raised.result.kind === 'refused' ? keep : { ...success(raised.result), signal }
+    return raised.result.kind === 'refused' ? keep : { ...success(raised.result), signal, refusal: { code, action: 'raised-slot', raisedSlot: raiseTo.slot } }
   }
-  if (policy === 'accept-risk') return acceptRisk(context, range, signal)
-  if (policy === 'other-segment') return otherSegment(context, range, plan, signal)
+  if (policy === 'accept-risk') return acceptRisk(context, range, { signal, refusal: { code, action: 'kept' } })
+  if (policy === 'other-segment') return otherSegment(context, range, plan, { signal, refusal: { code, action: 'kept' } })
   return keep
 }
 
@@ -387,7 +418,7 @@ async function unverified(context: RunContext, range: RuntimeRange, slot: number
     )
     emit(planEndEvent(plan))
     if (plan.kind === 'refuse') {
-      const signal = {
+      const signal: Omit<BudgetSignal, 'willOverflow' | 'overflowBy'> = {
         type: 'budget-infeasible' as const,
         range: plan.range,
         floor: plan.floor.total,
@@ -397,18 +428,17 @@ async function unverified(context: RunContext, range: RuntimeRange, slot: number
         options: plan.options.map(describeOption),
         reason: describeRefusal(plan),
       }
-      emitRefusal(emit, signal, context.before, settings)
-      return { kind: 'refused', summaries: [], masks: [], signal }
+      return { kind: 'refused', summaries: [], masks: [], signal, refusal: { code: plan.reason, action: 'kept' } }
     }
     parts = plan.kind === 'compact' ? [{ range: plan.range, slot: plan.slot, items: plan.items, ask: true }] : plan.parts.map((part) => ({ range: part.range, slot: part.slot, items: part.items, ask: true }))
   } else {
     const marked = markedItems(context, range)
-    emit({ type: 'plan-end', decision: 'compact', floor: marked.floor, slot, parts: [range] })
+    emit(wholePlanEndEvent(range, marked.floor, slot, rangeTokens(context.tokens, range), marked.items))
     parts = [{ range, slot, items: marked.items, ask: false }]
   }
   const summaries: SummaryPart[] = []
   const lost: EventItem[] = []
-  for (const part of parts) {
+  for (const [index, part] of parts.entries()) {
     const messages = transcript.messages.slice(part.range[0], part.range[1])
     const result = await callSummarizer(context.summarizer, {
       messages,
@@ -430,13 +460,22 @@ async function unverified(context: RunContext, range: RuntimeRange, slot: number
         options: ['use another summarizer', 'raise the slot'],
         reason: `the summarizer failed for messages ${part.range[0]}:${part.range[1]}: ${result.reason}`,
       }
-      emitRefusal(emit, signal, context.before, settings)
-      return { kind: 'refused', summaries: [], masks: [], signal }
+      return { kind: 'refused', summaries: [], masks: [], signal, refusal: { code: 'summarizer', action: 'kept' } }
     }
     const partLost = lostItems(part.items, result.text)
     lost.push(...partLost)
     const total = distinctCount(part.items)
-    emit({ type: 'summary-end', range: part.range, tokens: context.tokenizer.count(result.text), items: total, survived: total - partLost.length, attempts: 1 })
+    emit({
+      type: 'summary-end',
+      part: index,
+      range: part.range,
+      slot: part.slot,
+      tokens: context.tokenizer.count(result.text),
+      items: total,
+      survived: total - partLost.length,
+      attempts: 1,
+      verified: false,
+    })
     summaries.push({ range: part.range, text: result.text })
   }
   return { kind: summaries.length === 1 ? 'compacted' : 'split', summaries, masks: [], lost }
@@ -447,7 +486,7 @@ async function unverified(context: RunContext, range: RuntimeRange, slot: number
  * fit the slot (in the state block's order: constraints and errors first); when it fails, for half as many, down to
  * none. The summary is never longer than the slot; every item it does not hold verbatim is listed as lost.
  */
-async function acceptRisk(context: RunContext, range: RuntimeRange, signal: Omit<BudgetSignal, 'willOverflow' | 'overflowBy'>): Promise<Outcome> {
+async function acceptRisk(context: RunContext, range: RuntimeRange, refused: Refused): Promise<Outcome> {
   const { settings, emit, tokenizer } = context
   const slot = settings.slot
   const { items, floor } = markedItems(context, range)
@@ -456,7 +495,7 @@ async function acceptRisk(context: RunContext, range: RuntimeRange, signal: Omit
   let budget = Math.floor(slot * 0.75)
   let take = 0
   while (take < ordered.length && ordered[take]!.tokens + 8 <= budget) budget -= ordered[take++]!.tokens + 8
-  emit({ type: 'plan-end', decision: 'compact', floor, slot, parts: [range] })
+  emit(wholePlanEndEvent(range, floor, slot, rangeTokens(context.tokens, range), items))
   const messages = context.transcript.messages.slice(range[0], range[1])
   for (let attempt = 1; attempt <= 6; attempt++) {
     const asked = ordered.slice(0, take)
@@ -465,8 +504,8 @@ async function acceptRisk(context: RunContext, range: RuntimeRange, signal: Omit
     if (result.kind === 'summary' && result.text.trim() !== '' && tokens <= slot && tokens < rangeTokens(context.tokens, range)) {
       const lost = lostItems(ordered, result.text)
       const total = distinctCount(ordered)
-      emit({ type: 'summary-end', range, tokens, items: total, survived: total - lost.length, attempts: attempt })
-      return { kind: 'compacted', summaries: [{ range, text: result.text }], masks: [], signal, lost }
+      emit({ type: 'summary-end', part: 0, range, slot, tokens, items: total, survived: total - lost.length, attempts: attempt, verified: false })
+      return { kind: 'compacted', summaries: [{ range, text: result.text }], masks: [], signal: refused.signal, refusal: { ...refused.refusal!, action: 'accepted-risk' }, lost }
     }
     emit({
       type: 'verify-error',
@@ -478,7 +517,7 @@ async function acceptRisk(context: RunContext, range: RuntimeRange, signal: Omit
     if (take === 0) break
     take = Math.floor(take / 2)
   }
-  return { kind: 'refused', summaries: [], masks: [], signal }
+  return { kind: 'refused', summaries: [], masks: [], ...refused }
 }
 
 /**
@@ -489,17 +528,18 @@ async function otherSegment(
   context: RunContext,
   range: RuntimeRange,
   plan: CompactionPlan | undefined,
-  signal: Omit<BudgetSignal, 'willOverflow' | 'overflowBy'>,
+  refused: Refused,
 ): Promise<Outcome> {
   const ranges = plan?.kind === 'refuse' ? compactRanges(plan) : []
   for (const other of ranges) {
     const attempt = await guarded(context, other, context.settings.slot, keepingSummaries)
-    if (attempt.result.kind !== 'refused') return { ...success(attempt.result), signal }
+    if (attempt.result.kind !== 'refused') return { ...success(attempt.result), signal: refused.signal, refusal: { ...refused.refusal!, action: 'compacted-other', otherRange: other } }
   }
   const masks = findMaskable(context.transcript.messages, context.transcript.pairs, range[0], range[1], (message, index) =>
     index >= 0 ? context.tokens[index]! : messageTokens(message, context.tokenizer),
   )
-  return { kind: 'refused', summaries: [], masks: masks.map((mask) => ({ index: mask.index, text: mask.text })), signal }
+  const action: PolicyAction = masks.length > 0 ? 'masked' : 'kept'
+  return { kind: 'refused', summaries: [], masks: masks.map((mask) => ({ index: mask.index, text: mask.text })), signal: refused.signal, refusal: { ...refused.refusal!, action } }
 }
 
 function compactRanges(plan: Refusal): RuntimeRange[] {
@@ -557,6 +597,7 @@ function build(
     messages = out
   }
   const kind = outcome.kind === 'unchanged' ? 'refused' : outcome.kind
+  if (outcome.signal) emitRefusal(emit, outcome, before, settings)
   emit({
     type: 'compaction-end',
     kind,

@@ -194,6 +194,44 @@ export interface EventItem {
   readonly text: string
 }
 
+/** One summary a plan asks for: the range it replaces, that range's floor and the slot the summary gets. */
+export interface PlannedPart {
+  readonly range: RuntimeRange
+  /** The part's floor (irreducible + margin) in tokens. */
+  readonly floor: number
+  /** The part's own slot (a split part's floor rounded up, at most the configured slot). */
+  readonly slot: number
+  /** Tokens of the messages the summary replaces. */
+  readonly tokens: number
+  /** Must-keep items of the part (distinct texts). */
+  readonly items: number
+}
+
+/**
+ * Why a compaction was refused: the planner's reason (`unit-exceeds-slot`, `would-cut-unit`, `budget-exceeded`,
+ * `range-cuts-unit`, `estimator-inconsistent`, `no-gain`), the orchestrator's (`summarizer`: no summary verified
+ * within the attempts; `tool-pair`; `empty`; `no-gain`), or `nothing-selectable` (no whole causal unit before the
+ * newest turn).
+ */
+export type RefusalCode =
+  | 'unit-exceeds-slot'
+  | 'would-cut-unit'
+  | 'budget-exceeded'
+  | 'range-cuts-unit'
+  | 'estimator-inconsistent'
+  | 'no-gain'
+  | 'summarizer'
+  | 'tool-pair'
+  | 'empty'
+  | 'nothing-selectable'
+
+/**
+ * What the policy did about a refusal: `kept` the segment raw (`keep`, or a policy that could not act),
+ * `raised-slot` (compacted at `raisedSlot`), `compacted-other` (compacted `otherRange` instead), `masked` (tool
+ * outputs replaced by placeholders), `accepted-risk` (compacted into the slot, `lost` items not held verbatim).
+ */
+export type PolicyAction = 'kept' | 'raised-slot' | 'compacted-other' | 'masked' | 'accepted-risk'
+
 /** Every decision is an event with its numbers; `type` is noun-verb. */
 export type CompactorEvent =
   | (EventBase & {
@@ -213,10 +251,22 @@ export type CompactorEvent =
       readonly slot: number
       /** The ranges each summary will replace (empty on a refusal). */
       readonly parts: ReadonlyArray<RuntimeRange>
+      /** The planned segment. */
+      readonly range: RuntimeRange
+      /** Tokens of the planned segment. */
+      readonly tokens: number
+      /** One per entry of `parts`, in order: its range, floor and slot (empty on a refusal). */
+      readonly plannedParts: readonly PlannedPart[]
+      /** On a refusal: the planner's reason. */
+      readonly reason?: RefusalCode
     })
   | (EventBase & {
       readonly type: 'summary-end'
+      /** Index of the part in the last `plan-end`'s `parts` (0 for a single summary). */
+      readonly part: number
       readonly range: RuntimeRange
+      /** The slot the summary had to fit. */
+      readonly slot: number
       /** Tokens of the summary. */
       readonly tokens: number
       /** Must-keep items of the part. */
@@ -224,6 +274,11 @@ export type CompactorEvent =
       /** How many of them the summary holds verbatim. */
       readonly survived: number
       readonly attempts: number
+      /**
+       * The summary passed verification (every must-keep item verbatim, within the slot). False when verification
+       * was off (`checks.verify: false`) or bypassed (`accept-risk`): `survived` is then only counted, not enforced.
+       */
+      readonly verified: boolean
     })
   | (EventBase & {
       readonly type: 'verify-error'
@@ -236,8 +291,24 @@ export type CompactorEvent =
   | (EventBase & {
       readonly type: 'refusal'
       readonly signal: BudgetSignal
+      /** Why: the planner's or the orchestrator's code. */
+      readonly code: RefusalCode
+      /** The refused segment's floor (= `signal.floor`). */
+      readonly floor: number
+      /** The slot it was refused at (= `signal.slot`). */
+      readonly slot: number
       /** The policy's name (`raise-slot` for `{ kind: 'raise-slot' }`). */
       readonly policy: string
+      /** What the policy did (the event follows the policy's own `plan-end` / `summary-end` events). */
+      readonly action: PolicyAction
+      /** `raised-slot`: the slot the segment was compacted at. */
+      readonly raisedSlot?: number
+      /** `compacted-other`: the range compacted instead. */
+      readonly otherRange?: RuntimeRange
+      /** `masked`: the input messages whose tool output was masked. */
+      readonly masked?: readonly number[]
+      /** `accepted-risk`: how many must-keep items the summary does not hold verbatim (listed in `compaction-end.lost`). */
+      readonly lost?: number
     })
   | (EventBase & {
       readonly type: 'compaction-end'
