@@ -44,9 +44,12 @@ describe('issue 10, missed: the body of long and heredoc Bash commands', () => {
     expect(items).toEqual(['ssh -p 19377 root@10.0.0.7 << \'EOF\'', 'cd /workspace/diffusion', 'export LR=3e-4', 'python train.py --max_steps 3000 \\', '--batch_size 64'])
   })
 
-  it('represents a heredoc that writes a file by its first line, as it does a Write call', () => {
-    const write = `cat > /srv/app/config.py << 'EOF'\n${Array.from({ length: 30 }, (_, index) => `SETTING_${index} = ${index}`).join('\n')}\nEOF`
-    expect(texts(full.extract(call('Bash', { command: write }), 0))).toEqual(["cat > /srv/app/config.py << 'EOF'"])
+  it('reads a heredoc that writes a file as a Write call: its first line, then the values written, not its code', () => {
+    const body = Array.from({ length: 30 }, (_, index) => (index % 10 === 3 ? `SETTING_${index} = ${index}` : `    return helper_${index}(value)`)).join('\n')
+    const write = `cat > /srv/app/config.py << 'EOF'\n${body}\nEOF`
+    expect(texts(full.extract(call('Bash', { command: write }), 0))).toEqual(["cat > /srv/app/config.py << 'EOF'", 'SETTING_3 = 3', 'SETTING_13 = 13', 'SETTING_23 = 23'])
+    const asWrite = texts(full.extract(call('Write', { file_path: '/srv/app/config.py', content: body }), 0))
+    expect(asWrite).toEqual(['/srv/app/config.py', 'SETTING_3 = 3', 'SETTING_13 = 13', 'SETTING_23 = 23'])
   })
 
   it('cuts the message of `git commit -m` after its first line, keeping the rest of the command', () => {
@@ -217,5 +220,50 @@ describe('issue 10: tool-call argument offsets', () => {
       ['lines=20', '20'],
       ['lines=30', '"lines":30'],
     ])
+  })
+})
+
+describe('issue 10, missed: the values of a file the agent wrote (a long Write or Edit payload)', () => {
+  // Real sessions type these again in later commands: on the corpus's first real compaction point, 48 of the 120 items
+  // used again after the summary were values of files written in the segment.
+  const readme = [
+    '# Training',
+    '',
+    'Run the smoke test first, it takes a minute on a laptop and catches most mistakes in the configuration.',
+    '',
+    '```bash',
+    'uv run python scripts/pretrain.py --max_steps 100 --per_device_train_batch_size 4 \\',
+    '  --model_path ./checkpoints/sft --prompt "The meaning of life is"',
+    '```',
+    '',
+    'See https://arxiv.org/abs/2503.09573 for the sampler, pinned with `transformers==4.46.1`.',
+  ].join('\n')
+  const config = ['output_dir: ./checkpoints/pretrain', 'per_device_train_batch_size: 4', 'gradient_accumulation_steps: 8', 'learning_rate: 3.0e-4', 'bf16: true', 'lr_scheduler_type: cosine'].join('\n')
+
+  it('keeps paths, URLs, pins and settings of a long payload, each verbatim and located in the rendering', () => {
+    const message = call('Write', { file_path: '/repo/README.md', content: readme })
+    const items = full.extract(message, 0)
+    expect(texts(items)).toEqual(expect.arrayContaining(['/repo/README.md', '--max_steps 100', '--per_device_train_batch_size 4', 'https://arxiv.org/abs/2503.09573', 'transformers==4.46.1']))
+    // Each item's range is its JSON form in the rendering (escapes before it, such as `\n` and `\"`, counted).
+    const rendered = renderMessage(message).text
+    for (const item of items) expect([JSON.stringify(item.text), JSON.stringify(item.text).slice(1, -1)]).toContain(rendered.slice(item.start, item.end))
+    const yaml = texts(full.extract(call('Write', { file_path: '/repo/configs/pretrain.yaml', content: config }), 0))
+    expect(yaml).toEqual(expect.arrayContaining(['./checkpoints/pretrain', 'per_device_train_batch_size: 4', 'gradient_accumulation_steps: 8', 'learning_rate: 3.0e-4']))
+  })
+
+  it('keeps no prose and no bare names of code from it', () => {
+    // An error the code raises is not an error that happened, and a constant's name is not its value.
+    const code = "def train(model, loader):\n    '''Runs one epoch over the loader, then logs.'''\n    if MAX_RETRIES < 1:\n        raise RuntimeError('CUDA error: out of memory')\n    for batch in loader:\n        model.step(batch)\n".repeat(6)
+    expect(texts(full.extract(call('Edit', { file_path: '/repo/train.py', old_string: 'pass', new_string: code }), 0))).toEqual(['/repo/train.py'])
+  })
+
+  it('locates every value of a 2 MB payload, the last one exactly (one pass, not one per value)', () => {
+    const line = 'value_%: 10\n'
+    const big = Array.from({ length: 160_000 }, (_, index) => line.replace('%', String(index))).join('')
+    const items = full.extract(call('Write', { file_path: '/repo/big.yaml', content: big }), 0)
+    expect(items.length).toBeGreaterThan(100_000)
+    const last = items[items.length - 1]!
+    expect(last.text).toBe('value_159999: 10')
+    expect(renderMessage(call('Write', { file_path: '/repo/big.yaml', content: big })).text.slice(last.start, last.end)).toBe('value_159999: 10')
   })
 })
