@@ -9,7 +9,7 @@ const dist = join(root, 'dist')
 const built = existsSync(join(dist, 'integrations', 'ai-sdk.js'))
 if (!built) console.warn('exports.test.ts: dist/integrations is missing (run `npm run build`); skipping the package-export tests')
 
-const OPTIONAL_PEERS = ['ai', 'langchain', '@langchain/core', '@langchain/langgraph', '@openai/agents', '@openai/agents-core']
+const OPTIONAL_PEERS = ['ai', 'langchain', '@langchain/core', '@langchain/langgraph', '@openai/agents', '@openai/agents-core', 'zod']
 
 /** Bare specifiers a built module reaches through static imports and re-exports (relative ones followed). */
 function staticImports(entry: string): Set<string> {
@@ -49,7 +49,8 @@ console.log(JSON.stringify(names));`
     const own: Record<string, readonly string[]> = {
       // The AI SDK adapter uses `ai` for types only: it loads without it.
       'ai-sdk': [],
-      langchain: ['langchain', '@langchain/core'],
+      // zod: the middleware's contextSchema (LangChain hands a middleware only the context keys its schema names).
+      langchain: ['langchain', '@langchain/core', 'zod'],
       'openai-agents': ['@openai/agents'],
     }
     for (const [adapter, peers] of Object.entries(own)) {

@@ -195,3 +195,86 @@ describe('compactionMiddleware (createAgent, langchain 1)', () => {
     expect(cause).toBeInstanceOf(CompactionRefusedError)
   })
 })
+
+// Per-run settings through LangChain's runtime context (langchain 1.5.14 `nodes/middleware.js`: a middleware sees only
+// the context keys its `contextSchema` names; summarizationMiddleware reads trigger/keep/tokenCounter/summaryPrefix there).
+describe('compactionMiddleware: runtime.context overrides one run', () => {
+  const ids = (messages: readonly BaseMessage[]) => messages.map((message) => message.id)
+
+  it('trigger and keep from the context replace the options for that run only, as summarizationMiddleware reads them', async () => {
+    const messages = conversation()
+    const model = fakeModel().respond(new AIMessage('done')).respond(new AIMessage('done')).respond(new AIMessage('done'))
+    const agent = createAgent({ model, tools: [bash], middleware: [compactionMiddleware({ trigger: { messages: 100 }, keep: { messages: 11 }, slot: 600 })] })
+    // The options alone: below the trigger, nothing happens.
+    await agent.invoke({ messages })
+    expect(ids(model.calls[0]!.messages)).toEqual(ids(messages))
+    // This run's trigger holds: compacted, keeping at least the options' 11 messages.
+    await agent.invoke({ messages }, { context: { trigger: { messages: 30 } } })
+    const sent = model.calls[1]!.messages
+    const summary = summaryOf(sent)
+    expect(summary).toBeDefined()
+    const kept = sent.slice(sent.indexOf(summary!) + 1)
+    expect(kept.length).toBeGreaterThanOrEqual(11)
+    expect(kept.length).toBeLessThan(21)
+    // This run's keep: at least 21 raw messages.
+    await agent.invoke({ messages }, { context: { trigger: { messages: 30 }, keep: { messages: 21 } } })
+    const wider = model.calls[2]!.messages
+    expect(wider.length - wider.indexOf(summaryOf(wider)!) - 1).toBeGreaterThanOrEqual(21)
+    expect(brokenPairs(pairsOf(wider))).toEqual([])
+  })
+
+  it('floorguard.slot and floorguard.policy from the context: a refusal at this run’s slot, a compaction under this run’s policy; other runs unaffected', async () => {
+    const messages = conversation()
+    const signals: BudgetSignal[] = []
+    const events: CompactorEvent[] = []
+    const model = fakeModel().respond(new AIMessage('done')).respond(new AIMessage('done')).respond(new AIMessage('done'))
+    const agent = createAgent({
+      model,
+      tools: [bash],
+      middleware: [compactionMiddleware({ budget: BUDGET, slot: 600, onSignal: (signal) => signals.push(signal), onEvent: (event) => events.push(event) })],
+    })
+    await agent.invoke({ messages }, { context: { floorguard: { slot: 30 } } })
+    expect(ids(model.calls[0]!.messages)).toEqual(ids(messages))
+    expect(signals).toMatchObject([{ type: 'budget-infeasible', slot: 30 }])
+
+    await agent.invoke({ messages }, { context: { floorguard: { slot: 30, policy: 'accept-risk' } } })
+    expect(summaryOf(model.calls[1]!.messages)).toBeDefined()
+    const accepted = events.filter((event) => event.type === 'refusal').at(-1)
+    expect(accepted).toMatchObject({ slot: 30, policy: 'accept-risk', action: 'accepted-risk' })
+
+    // A run without context: the options' slot 600, no signal.
+    const before = signals.length
+    await agent.invoke({ messages })
+    expect(summaryOf(model.calls[2]!.messages)).toBeDefined()
+    expect(signals).toHaveLength(before)
+    expect(events.filter((event) => event.type === 'plan-end').at(-1)).toMatchObject({ slot: 600 })
+  })
+
+  it('summaryPrefix and floorguard.onRefusal from the context', async () => {
+    const messages = conversation()
+    const model = fakeModel().respond(new AIMessage('done'))
+    const agent = createAgent({ model, tools: [bash], middleware: [compactionMiddleware({ budget: BUDGET, slot: 600 })] })
+    await agent.invoke({ messages }, { context: { summaryPrefix: 'Earlier, in short:' } })
+    expect(texts(model.calls[0]!.messages).filter((text) => text.startsWith('Earlier, in short:\n\n'))).toHaveLength(1)
+    const error = await agent.invoke({ messages }, { context: { floorguard: { slot: 30, onRefusal: 'throw' } } }).catch((caught: unknown) => caught)
+    const cause = error instanceof CompactionRefusedError ? error : (error as { cause?: unknown }).cause
+    expect(cause).toBeInstanceOf(CompactionRefusedError)
+  })
+
+  it('a bad value fails the run with one line naming the context key; a shared compactor refuses per-run compactor settings', async () => {
+    const messages = conversation()
+    const agent = createAgent({ model: fakeModel().respond(new AIMessage('done')), tools: [bash], middleware: [compactionMiddleware({ budget: BUDGET })] })
+    const message = async (context: Record<string, unknown>) => {
+      const error = (await agent.invoke({ messages }, { context }).then(() => undefined, (caught: unknown) => caught)) as Error | undefined
+      return error?.message
+    }
+    expect(await message({ floorguard: { slott: 900 } })).toMatch(/^compactionMiddleware: runtime\.context\.floorguard\.slott: expected one of the keys budget, /)
+    expect(await message({ keep: { messages: 5, tokens: 10 } })).toMatch(/^compactionMiddleware: runtime\.context\.keep: expected exactly one of/)
+    expect(await message({ floorguard: { slot: -3 } })).toMatch(/slot: expected a positive integer/)
+    const { createCompactor } = await import('../runtime/index.js')
+    const shared = createAgent({ model: fakeModel().respond(new AIMessage('done')), tools: [bash], middleware: [compactionMiddleware({ compactor: createCompactor({ budget: BUDGET }) })] })
+    const error = (await shared.invoke({ messages }, { context: { floorguard: { slot: 900 } } }).then(() => undefined, (caught: unknown) => caught)) as Error
+    expect(error.message).toMatch(/runtime\.context\.floorguard\.slot cannot change the `compactor` you passed/)
+  })
+})
+

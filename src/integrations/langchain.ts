@@ -11,22 +11,30 @@
  * summarizing (`trimTokensToSummarize`), turns a model error into the summary text ("Error generating summary: …"),
  * and returns `RemoveMessage({ id: REMOVE_ALL_MESSAGES })`, a `HumanMessage` summary (`additional_kwargs.lc_source:
  * 'summarization'`) and the kept messages. `REMOVE_ALL_MESSAGES` is `'__remove_all__'` in @langchain/langgraph 1.7.3.
+ *
+ * Per-run settings (same files, `nodes/middleware.js` `MiddlewareNode.invokeMiddleware`): a middleware's
+ * `runtime.context` holds only the keys of its own `contextSchema` (a zod object), taken from
+ * `agent.invoke(input, { context })` and parsed by that schema; a middleware without one gets `{}`. The built-in
+ * declares its options as its `contextSchema` (`model` optional) and lets `runtime.context.trigger`, `keep`,
+ * `tokenCounter`, `summaryPrefix`, `summaryPrompt` and `trimTokensToSummarize` replace its options for that run; it
+ * never reads `runtime.context.model`.
  */
 
 import { HumanMessage, RemoveMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages'
 import type { BaseLanguageModel } from '@langchain/core/language_models/base'
 import { countTokensApproximately, createMiddleware, initChatModel, type SummarizationMiddlewareConfig, type TokenCounter } from 'langchain'
+import { z } from 'zod/v4'
 import { FloorguardError } from '../errors.js'
 import { createCompactor } from '../runtime/index.js'
 import { startsTurn, systemEnd } from '../runtime/_select.js'
-import type { CompactorResult, RuntimeRange } from '../runtime/types.js'
+import type { CompactionPolicy, CompactorResult, RuntimeRange } from '../runtime/types.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import { createTokenizer } from '../tokenize/index.js'
 import type { SummarizeRequest, SummarizeResult, SummarizerV1 } from '../spec/summarizer.js'
 import type { Message } from '../spec/transcript.js'
 import { buildSummaryPrompt } from '../summarize/_prompt.js'
 import { fromLangChainMessage, langChainText, markSummary, summaryMessageText } from './_convert.js'
-import { type AdapterOptions, type Rebuild, DEFAULT_SUMMARY_PREFIX, compactorOf, createCompactionView, rebuildMessages, reportSignal } from './_shared.js'
+import { type AdapterOptions, type CompactionView, type Rebuild, DEFAULT_SUMMARY_PREFIX, compactorOf, createCompactionView, rebuildMessages, reportSignal } from './_shared.js'
 
 export { CompactionRefusedError, DEFAULT_SUMMARY_PREFIX } from './_shared.js'
 export type { AdapterOptions } from './_shared.js'
@@ -146,7 +154,7 @@ function safeCuts(messages: readonly BaseMessage[]): boolean[] {
   return safe
 }
 
-/** Middleware settings resolved once. */
+/** Middleware settings resolved for one run (the options, then the run's `runtime.context`). */
 interface Resolved {
   readonly prefix: string
   readonly tokenCounter: TokenCounter
@@ -193,6 +201,90 @@ async function cutFor(messages: BaseMessage[], settings: Resolved): Promise<numb
 }
 
 /**
+ * floorguard settings one run may change (`agent.invoke(input, { context: { floorguard: { … } } })`): the compactor's
+ * budget, mark, fraction, slots and policy, and what a refusal does. Namespaced so an application's own context
+ * keys (a `budget` of its own, say) never reach the compactor.
+ */
+export interface FloorguardRunContext {
+  readonly budget?: number
+  readonly highWaterMark?: number
+  readonly compactFraction?: number
+  readonly slot?: number
+  readonly summaryBudget?: number
+  readonly policy?: CompactionPolicy
+  readonly onRefusal?: 'proceed' | 'throw'
+}
+
+/**
+ * What `runtime.context` may carry for {@link compactionMiddleware}: the keys `summarizationMiddleware` reads there
+ * (`trigger`, `keep`, `tokenCounter`, `summaryPrefix`; each replaces the option of the same name for that run) and
+ * floorguard's own under `floorguard`.
+ */
+export interface CompactionContext {
+  readonly trigger?: ContextSize | readonly ContextSize[]
+  readonly keep?: ContextSize
+  readonly tokenCounter?: TokenCounter
+  readonly summaryPrefix?: string
+  readonly floorguard?: FloorguardRunContext
+}
+
+const RUN_KEYS = ['budget', 'highWaterMark', 'compactFraction', 'slot', 'summaryBudget', 'policy', 'onRefusal'] as const
+
+/**
+ * The middleware's `contextSchema`: LangChain hands a middleware only the context keys its schema names. Values are
+ * checked here, not by zod, so a bad one gets floorguard's one-line message naming the key.
+ */
+const contextSchema = z.object({
+  trigger: z.custom<ContextSize | readonly ContextSize[]>().optional(),
+  keep: z.custom<ContextSize>().optional(),
+  tokenCounter: z.custom<TokenCounter>().optional(),
+  summaryPrefix: z.custom<string>().optional(),
+  floorguard: z.custom<FloorguardRunContext>().optional(),
+})
+
+function badContext(key: string, expected: string, value: unknown): never {
+  const shown = typeof value === 'function' ? 'a function' : JSON.stringify(value) ?? String(value)
+  throw new FloorguardError('invalid-argument', `compactionMiddleware: runtime.context.${key}: expected ${expected}, got ${shown}`)
+}
+
+function checkSize(key: string, value: unknown, exactlyOne: boolean): ContextSize {
+  const expected = exactlyOne ? 'exactly one of { fraction, tokens, messages } with a positive number' : 'an object of { fraction, tokens, messages } with positive numbers'
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) badContext(key, expected, value)
+  const entries = Object.entries(value)
+  const known = entries.filter(([name, number]) => ['fraction', 'tokens', 'messages'].includes(name) && typeof number === 'number' && number > 0)
+  if (known.length !== entries.length || known.length === 0 || (exactlyOne && known.length !== 1)) badContext(key, expected, value)
+  return value as ContextSize
+}
+
+/** The run's context, checked: only keys it sets. */
+function readContext(context: unknown): CompactionContext {
+  if (typeof context !== 'object' || context === null) return {}
+  const { trigger, keep, tokenCounter, summaryPrefix, floorguard } = context as Record<string, unknown>
+  const read: { -readonly [K in keyof CompactionContext]: CompactionContext[K] } = {}
+  if (trigger !== undefined) read.trigger = Array.isArray(trigger) ? trigger.map((entry, index) => checkSize(`trigger[${index}]`, entry, false)) : checkSize('trigger', trigger, false)
+  if (keep !== undefined) read.keep = checkSize('keep', keep, true)
+  if (tokenCounter !== undefined) read.tokenCounter = typeof tokenCounter === 'function' ? (tokenCounter as TokenCounter) : badContext('tokenCounter', 'a function', tokenCounter)
+  if (summaryPrefix !== undefined) read.summaryPrefix = typeof summaryPrefix === 'string' ? summaryPrefix : badContext('summaryPrefix', 'a string', summaryPrefix)
+  if (floorguard !== undefined) {
+    if (typeof floorguard !== 'object' || floorguard === null) badContext('floorguard', `an object of ${RUN_KEYS.join(', ')}`, floorguard)
+    const unknown = Object.keys(floorguard).filter((key) => !(RUN_KEYS as readonly string[]).includes(key))
+    if (unknown.length > 0) badContext(`floorguard.${unknown[0]}`, `one of the keys ${RUN_KEYS.join(', ')}`, unknown[0])
+    const { onRefusal } = floorguard as FloorguardRunContext
+    if (onRefusal !== undefined && onRefusal !== 'proceed' && onRefusal !== 'throw') badContext('floorguard.onRefusal', `'proceed' or 'throw'`, onRefusal)
+    read.floorguard = floorguard as FloorguardRunContext
+  }
+  return read
+}
+
+/** Compactor settings of a run that a shared `compactor` could not honour. */
+function compactorKeys(run: FloorguardRunContext | undefined): string[] {
+  return run ? RUN_KEYS.filter((key) => key !== 'onRefusal' && run[key] !== undefined) : []
+}
+
+/** Most views kept at once, one per distinct set of compactor settings (most recent first). */
+const MAX_VIEWS = 8
+
+/**
  * An agent middleware (`createMiddleware`, `beforeModel`) that compacts the agent's messages with floorguard: a
  * drop-in for `summarizationMiddleware` (same `model`, `trigger`, `keep`, `summaryPrefix`, `tokenCounter`) that
  * returns `RemoveMessage({ id: REMOVE_ALL_MESSAGES })`, the summary (a `HumanMessage`, `lc_source: 'summarization'`)
@@ -203,41 +295,79 @@ async function cutFor(messages: BaseMessage[], settings: Resolved): Promise<numb
  * summary, and the cut never separates a tool call from its result. A refusal returns no update (the messages stay
  * as they are) and the signal reaches `onSignal` (or a {@link CompactionRefusedError} with `onRefusal: 'throw'`).
  *
+ * One run may change the settings through `agent.invoke(input, { context })` ({@link CompactionContext}): `trigger`,
+ * `keep`, `tokenCounter` and `summaryPrefix` as the built-in reads them, and `floorguard: { slot, budget, policy, … }`.
+ *
  * @example
  * createAgent({ model, tools, middleware: [compactionMiddleware({ model: summaryModel, trigger: { tokens: 100_000 }, keep: { messages: 20 } })] })
+ * await agent.invoke({ messages }, { context: { keep: { messages: 40 }, floorguard: { slot: 4_000, policy: 'accept-risk' } } })
  */
 export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) {
-  const { model, trigger, keep, tokenCounter, ...adapterOptions } = options
-  const summarizerOptions = options.summarizer === undefined && model !== undefined ? { summarizer: createLangChainSummarizer({ model }) } : {}
-  const settings: Resolved = {
-    prefix: options.summaryPrefix ?? DEFAULT_SUMMARY_PREFIX,
-    tokenCounter: tokenCounter ?? countTokensApproximately,
-    // `keep` alone compacts at the compactor's high-water mark, counted with `tokenCounter`.
-    trigger:
-      trigger === undefined
-        ? keep === undefined
-          ? undefined
-          : [{ tokens: Math.floor((options.budget ?? 128_000) * (options.highWaterMark ?? 0.85)) }]
-        : Array.isArray(trigger)
-          ? (trigger as readonly ContextSize[])
-          : [trigger as ContextSize],
-    keep: keep ?? DEFAULT_KEEP,
-    limit: maxInputTokens(model) ?? options.budget,
+  const summarizerOptions = options.summarizer === undefined && options.model !== undefined ? { summarizer: createLangChainSummarizer({ model: options.model }) } : {}
+  if (options.compactor && (options.trigger !== undefined || options.keep !== undefined)) {
+    throw new FloorguardError('invalid-argument', 'compactionMiddleware: pass either `compactor` (its high-water mark decides) or `trigger`/`keep`, not both')
   }
-  const converted = new WeakMap<BaseMessage, Message>()
-  const convert = (message: BaseMessage): Message => {
-    let result = converted.get(message)
-    if (!result) {
-      result = fromLangChainMessage(message, settings.prefix)
-      converted.set(message, result)
+
+  /** The options with a run's context laid over them, resolved. */
+  const resolve = (context: CompactionContext) => {
+    const merged: CompactionMiddlewareOptions = {
+      ...options,
+      ...(context.trigger === undefined ? {} : { trigger: context.trigger }),
+      ...(context.keep === undefined ? {} : { keep: context.keep }),
+      ...(context.tokenCounter === undefined ? {} : { tokenCounter: context.tokenCounter }),
+      ...(context.summaryPrefix === undefined ? {} : { summaryPrefix: context.summaryPrefix }),
+      ...context.floorguard,
     }
-    return result
+    if (options.compactor) {
+      const changed = [...(context.trigger !== undefined || context.keep !== undefined ? ['trigger/keep'] : []), ...compactorKeys(context.floorguard).map((key) => `floorguard.${key}`)]
+      if (changed.length > 0) {
+        throw new FloorguardError('invalid-argument', `compactionMiddleware: runtime.context.${changed[0]} cannot change the \`compactor\` you passed; give the middleware options instead of a compactor`)
+      }
+    }
+    const { model, trigger, keep, tokenCounter, ...adapterOptions } = merged
+    const settings: Resolved = {
+      prefix: merged.summaryPrefix ?? DEFAULT_SUMMARY_PREFIX,
+      tokenCounter: tokenCounter ?? countTokensApproximately,
+      // `keep` alone compacts at the compactor's high-water mark, counted with `tokenCounter`.
+      trigger:
+        trigger === undefined
+          ? keep === undefined
+            ? undefined
+            : [{ tokens: Math.floor((merged.budget ?? 128_000) * (merged.highWaterMark ?? 0.85)) }]
+          : Array.isArray(trigger)
+            ? (trigger as readonly ContextSize[])
+            : [trigger as ContextSize],
+      keep: keep ?? DEFAULT_KEEP,
+      limit: maxInputTokens(model) ?? merged.budget,
+    }
+    // What a compactor and a summary message depend on: runs that agree share a view (and its remembered summaries).
+    const key = JSON.stringify([settings.prefix, ...RUN_KEYS.filter((name) => name !== 'onRefusal').map((name) => merged[name] ?? null)])
+    return { settings, adapterOptions, key, onRefusal: merged.onRefusal, onSignal: merged.onSignal }
   }
-  const rebuild: Rebuild<BaseMessage> = {
+  const base = resolve({})
+
+  const converters = new Map<string, (message: BaseMessage) => Message>()
+  const converterFor = (prefix: string) => {
+    let convert = converters.get(prefix)
+    if (!convert) {
+      const converted = new WeakMap<BaseMessage, Message>()
+      convert = (message: BaseMessage): Message => {
+        let result = converted.get(message)
+        if (!result) {
+          result = fromLangChainMessage(message, prefix)
+          converted.set(message, result)
+        }
+        return result
+      }
+      converters.set(prefix, convert)
+    }
+    return convert
+  }
+  const rebuildFor = (prefix: string): Rebuild<BaseMessage> => ({
     summary: (text: string, range: RuntimeRange) =>
       markSummary(
         new HumanMessage({
-          content: summaryMessageText(settings.prefix, text),
+          content: summaryMessageText(prefix, text),
           id: `floorguard-summary-${range[0]}-${range[1]}-${crypto.randomUUID()}`,
           additional_kwargs: { lc_source: 'summarization' },
         }),
@@ -252,23 +382,28 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
             ...(message.name === undefined ? {} : { name: message.name }),
           })
         : message,
-  }
+  })
 
-  if (options.compactor && settings.trigger !== undefined) {
-    throw new FloorguardError('invalid-argument', 'compactionMiddleware: pass either `compactor` (its high-water mark decides) or `trigger`/`keep`, not both')
-  }
   const update = (messages: readonly BaseMessage[]) => ({ messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...messages] })
 
-  // Without trigger/keep the compactor's high-water mark decides over the whole state.
-  const wholeView =
-    settings.trigger === undefined ? createCompactionView<BaseMessage>({ compactor: compactorOf({ ...adapterOptions, ...summarizerOptions }), convert, rebuild }) : undefined
+  // Without trigger/keep the compactor's high-water mark decides over the whole state: one view per distinct set of
+  // settings, so a run with its own slot neither reuses nor disturbs the others' compactor.
+  const views = new Map<string, CompactionView<BaseMessage>>()
+  const viewFor = (run: ReturnType<typeof resolve>): CompactionView<BaseMessage> => {
+    let view = views.get(run.key)
+    if (view) views.delete(run.key)
+    else view = createCompactionView<BaseMessage>({ compactor: compactorOf({ ...run.adapterOptions, ...summarizerOptions }), convert: converterFor(run.settings.prefix), rebuild: rebuildFor(run.settings.prefix) })
+    views.set(run.key, view)
+    if (views.size > MAX_VIEWS) views.delete(views.keys().next().value!)
+    return view
+  }
 
   // With trigger/keep this middleware decides when and where: a compactor at mark 0 whose fraction of the turns ends
   // the selection at the last turn start at or before the cut (the runtime then moves it to a unit boundary).
   let tokenizer: Promise<TokenizerV1> | undefined
-  let lastRefusal: { first: BaseMessage; cut: BaseMessage | undefined; length: number; result: CompactorResult } | undefined
-  const compactAt = async (messages: BaseMessage[], cut: number): Promise<CompactorResult | undefined> => {
-    const converted = messages.map(convert)
+  let lastRefusal: { key: string; first: BaseMessage; cut: BaseMessage | undefined; length: number; result: CompactorResult } | undefined
+  const compactAt = async (messages: BaseMessage[], cut: number, run: ReturnType<typeof resolve>): Promise<CompactorResult | undefined> => {
+    const converted = messages.map(converterFor(run.settings.prefix))
     const start = systemEnd(converted)
     const starts: number[] = []
     for (let index = start; index < converted.length; index++) if (index === start || startsTurn(converted, index)) starts.push(index)
@@ -276,7 +411,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
     if (before < 1) return undefined
     tokenizer ??= typeof options.tokenizer === 'object' ? Promise.resolve(options.tokenizer) : createTokenizer(options.tokenizer ?? 'o200k_base')
     const compactor = createCompactor({
-      ...stripAdapter(adapterOptions),
+      ...stripAdapter(run.adapterOptions),
       ...summarizerOptions,
       tokenizer: await tokenizer,
       highWaterMark: Number.MIN_VALUE,
@@ -287,28 +422,32 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
 
   return createMiddleware({
     name: 'FloorguardCompactionMiddleware',
-    beforeModel: async (state) => {
+    contextSchema,
+    beforeModel: async (state, runtime) => {
+      const context = readContext(runtime?.context)
+      const run = Object.keys(context).length === 0 ? base : resolve(context)
+      const { settings } = run
       const messages = state.messages as BaseMessage[]
-      if (wholeView) {
-        const { messages: output, result, changed } = await wholeView.apply(messages)
-        reportSignal(result, options)
+      if (settings.trigger === undefined) {
+        const { messages: output, result, changed } = await viewFor(run).apply(messages)
+        reportSignal(result, run)
         return changed ? update(output) : undefined
       }
       if (!(await shouldTrigger(messages, settings))) return undefined
       const cut = await cutFor(messages, settings)
       if (cut === 0) return undefined
       let result: CompactorResult | undefined
-      if (lastRefusal && lastRefusal.length === messages.length && lastRefusal.first === messages[0] && lastRefusal.cut === messages[cut]) {
+      if (lastRefusal && lastRefusal.key === run.key && lastRefusal.length === messages.length && lastRefusal.first === messages[0] && lastRefusal.cut === messages[cut]) {
         // The same history was refused on an earlier step: report it again without summarizing it again.
         result = lastRefusal.result
       } else {
-        result = await compactAt(messages, cut)
+        result = await compactAt(messages, cut, run)
         if (!result) return undefined
-        lastRefusal = result.kind === 'refused' ? { first: messages[0]!, cut: messages[cut], length: messages.length, result } : undefined
+        lastRefusal = result.kind === 'refused' ? { key: run.key, first: messages[0]!, cut: messages[cut], length: messages.length, result } : undefined
       }
-      reportSignal(result, options)
+      reportSignal(result, run)
       if (result.kind === 'unchanged' || result.layout.every((entry, index) => entry.kind === 'kept' && entry.index === index)) return undefined
-      return update(rebuildMessages(messages, result.layout, rebuild))
+      return update(rebuildMessages(messages, result.layout, rebuildFor(settings.prefix)))
     },
   })
 }
