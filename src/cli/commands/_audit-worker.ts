@@ -2,11 +2,19 @@
  * One `floorguard audit` worker thread: audits one file at a time (the only file it holds) and posts the result back.
  * The tokenizer and the estimator are made once per worker; the rank table is the costly part of either.
  */
-import { stat } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { auditLogRecords, isAuditLogHead } from '../../audit/audit-log.js'
 import { auditTranscript } from '../../audit/audit.js'
-import { isOpenCodeExportHead, readOpenCodeExport } from '../../audit/opencode.js'
+import {
+  isOpenCodeExportHead,
+  openCodeStorageId,
+  readOpenCodeExport,
+  readOpenCodeStorageSession,
+  sortOpenCodeStorageNames,
+  type OpenCodeStoredMessage,
+} from '../../audit/opencode.js'
 import type { FileAudit } from '../../audit/types.js'
 import { createEstimator } from '../../estimate/index.js'
 import { FloorguardError } from '../../errors.js'
@@ -27,6 +35,47 @@ export interface AuditJob {
   readonly file: string
   /** Named on the command line: audited whatever it is. Found by a walk: plain text or an undetectable format is skipped. */
   readonly explicit: boolean
+  /** A session of an OpenCode storage directory (`file` is its session file): read with its message and part files. */
+  readonly opencode?: OpenCodeSessionJob
+}
+
+/** Where an OpenCode storage session is: the storage directory to open and as reported, and the session's id. */
+export interface OpenCodeSessionJob {
+  readonly root: string
+  readonly reportRoot: string
+  readonly session: string
+}
+
+/** The `.json` names in a directory, in OpenCode's id order; none when the directory does not exist. */
+async function storageNames(directory: string): Promise<string[]> {
+  const names = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [] as string[]
+    throw error
+  })
+  return sortOpenCodeStorageNames(names.filter((name) => name.endsWith('.json')))
+}
+
+/**
+ * Reads one session of an OpenCode storage directory: `message/<session>/*.json` in id order, each with its
+ * `part/<messageID>/*.json` in id order. Returns the files and their bytes (the session file's included).
+ */
+async function readStoredSession(job: OpenCodeSessionJob, sessionFile: string): Promise<{ stored: OpenCodeStoredMessage[]; bytes: number }> {
+  const stored: OpenCodeStoredMessage[] = []
+  let bytes = (await stat(sessionFile)).size
+  const read = async (directory: string, reportDirectory: string, name: string) => {
+    const text = await readFile(join(directory, name), 'utf8')
+    bytes += Buffer.byteLength(text)
+    return { file: join(reportDirectory, name), text }
+  }
+  for (const name of await storageNames(join(job.root, 'message', job.session))) {
+    const message = await read(join(job.root, 'message', job.session), join(job.reportRoot, 'message', job.session), name)
+    const id = openCodeStorageId(name)
+    const partDirectory = join(job.root, 'part', id)
+    const parts = []
+    for (const partName of await storageNames(partDirectory)) parts.push(await read(partDirectory, join(job.reportRoot, 'part', id), partName))
+    stored.push({ message, parts })
+  }
+  return { stored, bytes }
 }
 
 /** A worker's answer for one job. */
@@ -43,6 +92,11 @@ function isDetectionFailure(error: unknown): boolean {
 /** Audits one file: a hooks' audit log by its first record, otherwise a transcript of any detected format. */
 export async function auditFile(job: AuditJob, settings: AuditWorkerSettings, tools: Awaited<ReturnType<typeof makeTools>>): Promise<AuditJobResult> {
   try {
+    if (job.opencode) {
+      const { stored, bytes } = await readStoredSession(job.opencode, job.open)
+      const audit = auditTranscript(readOpenCodeStorageSession(stored), { estimator: tools.estimator, tokenizer: tools.tokenizer, slot: settings.slot, file: job.file })
+      return { id: job.id, kind: 'audit', audit: { ...audit, bytes } }
+    }
     const bytes = (await stat(job.open)).size
     const source = await sourceFromFile(job.open)
     const named = { ...source, name: job.file }

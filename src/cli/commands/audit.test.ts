@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -58,6 +58,8 @@ beforeAll(() => {
   writeFileSync(join(logs, 'notes.txt'), 'not a transcript by name\n')
   writeFileSync(join(logs, 'package.json'), JSON.stringify({ name: 'x', version: '1.0.0' }))
   writeFileSync(join(logs, 'README.md'), '# notes\n\nplain text, found by the walk\n')
+  // An OpenCode data directory: its JSON storage (the fixture of src/audit/opencode.test.ts, which says what it follows).
+  cpSync(join(REPO, 'src', 'audit', '__fixtures__', 'opencode-storage', 'storage'), join(work, 'opencode-data', 'storage'), { recursive: true })
   writeFileSync(join(work, 'broken.jsonl'), `${JSON.stringify(engram('user', { type: 'text', text: 'hi' }))}\n{"timestamp": "t", "role": "user", "content": 7}\n`)
 })
 afterAll(() => rmSync(work, { recursive: true, force: true }))
@@ -142,5 +144,25 @@ describe.skipIf(!fresh)('floorguard audit as a process', () => {
     const code = await new Promise<number | null>((done) => child.on('close', done))
     expect(stderr).toBe('')
     expect(code).toBe(141)
+  })
+
+  it('an OpenCode storage directory is audited session by session (each with its message and part files), not file by file', () => {
+    const project = '4b0ea68d7af9a6031a7ffda7ad66e0cb83315750'
+    const { code, stdout, stderr } = audit(['opencode-data', '--json', '--jobs', '2'])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report.files.map((file: { file: string; format: string }) => [file.file, file.format])).toEqual([
+      [`opencode-data/storage/session/${project}/ses_63749ebbffffPz3LxQ7nBc1sHe.json`, 'opencode'],
+      [`opencode-data/storage/session/${project}/ses_637d33ffffffJq8ZKd2mVt4rYw.json`, 'opencode'],
+    ])
+    expect(report.files[0].summaries).toEqual([])
+    expect(report.files[1].summaries).toMatchObject([{ message: 6, replaced: [0, 6], source: 'opencode', counterfactual: true }])
+    expect(report.totals).toMatchObject({ files: 2, failed: 0, summaries: 1 })
+
+    // A session file named on the command line is read with its messages and parts too.
+    const one = audit([`opencode-data/storage/session/${project}/ses_637d33ffffffJq8ZKd2mVt4rYw.json`, '--json'])
+    expect(one.code).toBe(0)
+    expect(JSON.parse(one.stdout).files[0]).toMatchObject({ format: 'opencode', messages: 9, summaries: [{ message: 6 }] })
   })
 })

@@ -1,11 +1,12 @@
 import { availableParallelism } from 'node:os'
-import { opendir, stat } from 'node:fs/promises'
-import { extname, join, resolve } from 'node:path'
+import { opendir, readdir, stat } from 'node:fs/promises'
+import { basename, dirname, extname, join, resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { isOpenCodeStorageRoot, openCodeStorageId, OPENCODE_STORAGE_DIRECTORIES, sortOpenCodeStorageNames } from '../../audit/opencode.js'
 import { auditTotals } from '../../audit/totals.js'
 import type { FailedFile, FileAudit } from '../../audit/types.js'
 import { describeSystemError, parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
-import type { AuditJob, AuditJobResult, AuditWorkerSettings } from './_audit-worker.js'
+import type { AuditJob, AuditJobResult, AuditWorkerSettings, OpenCodeSessionJob } from './_audit-worker.js'
 
 const usage = `usage: floorguard audit PATH... [--slot N] [--jobs N] [--json] [--lenient] [--debug]
 
@@ -15,7 +16,8 @@ records of floorguard's hooks in audit.jsonl), the irreducible items of the segm
 verbatim, which the session used again after it, and what floorguard would have decided at the summary's size.
 Transcripts without summaries: where a compactor at --slot and the high-water mark (85% of 128k) would have had to
 split or refuse. Directories are walked (*.jsonl, *.json, *.traj, *.md); other files, plain text and files of no
-detected format found by the walk are skipped and counted.
+detected format found by the walk are skipped and counted. An OpenCode storage directory (one holding session/,
+message/ and part/, e.g. ~/.local/share/opencode/storage) is audited session by session.
 
   --slot N     the counterfactual compactor's summary slot in tokens (default 2000)
   --jobs N     files audited in parallel on worker threads (default: the number of cores)
@@ -37,6 +39,7 @@ interface Entry {
   readonly file: string
   readonly explicit: boolean
   readonly size: number
+  readonly opencode?: OpenCodeSessionJob
 }
 
 /** Files under PATHs in a stable order (directories sorted by name), and what the walk skipped or could not read. */
@@ -56,6 +59,10 @@ async function collect(paths: readonly string[], io: CliIo): Promise<{ entries: 
       return
     }
     names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    if (isOpenCodeStorageRoot(names.filter((entry) => entry.directory).map((entry) => entry.name))) {
+      await walkStorage(directory)
+      return
+    }
     for (const entry of names) {
       const path = join(directory, entry.name)
       if (entry.directory) await walk(path)
@@ -64,6 +71,39 @@ async function collect(paths: readonly string[], io: CliIo): Promise<{ entries: 
         entries.push({ open: where(path), file: path, explicit: false, size })
       } else skipped++
     }
+  }
+  /**
+   * An OpenCode storage directory: one entry per session file `session/<projectID>/<sessionID>.json` (its messages and
+   * parts are read with it); its other files (projects, diffs, todos, the message and part files) are not entries.
+   */
+  const walkStorage = async (root: string): Promise<void> => {
+    const sessions = join(root, 'session')
+    const listed = async (directory: string) => {
+      try {
+        return sortOpenCodeStorageNames(await readdir(where(directory)))
+      } catch (error) {
+        failed.push({ file: directory, error: `${directory}: expected a readable directory, got ${describeSystemError(error)}` })
+        return []
+      }
+    }
+    for (const project of await listed(sessions)) {
+      const projectDirectory = join(sessions, project)
+      if (!(await stat(where(projectDirectory)).then((info) => info.isDirectory(), () => false))) continue
+      for (const name of await listed(projectDirectory)) {
+        if (!name.endsWith('.json')) continue
+        const path = join(projectDirectory, name)
+        const size = await stat(where(path)).then((info) => info.size, () => 0)
+        entries.push({ open: where(path), file: path, explicit: false, size, opencode: { root: where(root), reportRoot: root, session: openCodeStorageId(name) } })
+      }
+    }
+  }
+  /** A session file named on the command line inside a storage directory: `ROOT/session/<projectID>/<id>.json`. */
+  const storageSession = async (path: string): Promise<OpenCodeSessionJob | undefined> => {
+    if (!path.endsWith('.json')) return undefined
+    const root = dirname(dirname(dirname(path)))
+    if (basename(dirname(dirname(path))) !== 'session') return undefined
+    for (const name of OPENCODE_STORAGE_DIRECTORIES) if (!(await stat(where(join(root, name))).then((info) => info.isDirectory(), () => false))) return undefined
+    return { root: where(root), reportRoot: root, session: openCodeStorageId(basename(path)) }
   }
   for (const path of paths) {
     let info
@@ -74,7 +114,10 @@ async function collect(paths: readonly string[], io: CliIo): Promise<{ entries: 
       continue
     }
     if (info.isDirectory()) await walk(path)
-    else entries.push({ open: where(path), file: path, explicit: true, size: info.size })
+    else {
+      const opencode = await storageSession(path)
+      entries.push({ open: where(path), file: path, explicit: true, size: info.size, ...(opencode ? { opencode } : {}) })
+    }
   }
   return { entries, skipped, failed }
 }
@@ -163,7 +206,7 @@ async function runPool(entries: readonly Entry[], jobs: number, settings: AuditW
       const id = nextToSend++
       const entry = entries[id]!
       busy.set(worker, id)
-      worker.postMessage({ id, open: entry.open, file: entry.file, explicit: entry.explicit } satisfies AuditJob)
+      worker.postMessage({ id, open: entry.open, file: entry.file, explicit: entry.explicit, ...(entry.opencode ? { opencode: entry.opencode } : {}) } satisfies AuditJob)
     }
     const start = (): Worker => {
       const worker = new Worker(WORKER_URL, { workerData: settings })
