@@ -267,3 +267,40 @@ describe('issue 10, missed: the values of a file the agent wrote (a long Write o
     expect(renderMessage(call('Write', { file_path: '/repo/big.yaml', content: big })).text.slice(last.start, last.end)).toBe('value_159999: 10')
   })
 })
+
+describe('issue 10, not state: values given as examples, control arguments, unusable payload paths', () => {
+  it('drops what stands in an example clause (`such as`, `e.g.`, `for example`), keeps what follows it and the directive', () => {
+    const tip = "If the script reads a file, such as buggy-input.png, and you'd like to see it, search first. Some commands, such as 'create', open files."
+    const items = texts(full.extract(user(tip), 0))
+    expect(items).not.toContain('buggy-input.png')
+    expect(items).not.toContain("'create'")
+    // The clause ends at `, and …`: a value after it is the session's own.
+    expect(texts(full.extract(user('Use a model such as gpt2, and write results to /srv/out/run1.json.'), 0))).toEqual(['/srv/out/run1.json'])
+    // A directive that gives an example stays whole.
+    const directive = 'Never run interactive programs (e.g. python, vim) in this shell.'
+    expect(texts(full.extract(user(directive), 0))).toEqual([directive])
+  })
+
+  it('keeps no numeric argument that only steers the call (timeout, limit, offset, view range, depth), and keeps the others', () => {
+    const items = texts(full.extract(call('Read', { file_path: '/srv/app/main.py', offset: 120, limit: 40, timeout: 30000, view_range: [1, 50] }), 0))
+    expect(items).toEqual(['/srv/app/main.py'])
+    expect(texts(full.extract(call('create_pod', { gpuCount: 2, volumeInGb: 50 }), 0))).toEqual(['gpuCount=2', 'volumeInGb=50'])
+  })
+
+  it('keeps no elided path and no bare name drawn in a tree diagram from a payload; keeps its real paths', () => {
+    const plan = [
+      '## Layout',
+      '```',
+      'src/diffusion_lm/',
+      '├── trainers/',
+      '│   ├── base.py               # DiffusionTrainer',
+      '│   └── grpo.py               # GRPO',
+      '```',
+      'Sources: `https://example.org/people/.../alice/` and `.../bob/`; entry point src/diffusion_lm/trainers/base.py.',
+    ].join('\n')
+    const items = texts(full.extract(call('Write', { file_path: '/repo/plan.md', content: plan }), 0))
+    expect(items).toEqual(expect.arrayContaining(['/repo/plan.md', 'src/diffusion_lm/trainers/base.py']))
+    for (const unusable of ['trainers/', 'base.py', 'grpo.py', '.../bob/']) expect(items).not.toContain(unusable)
+    expect(items.some((text) => text.includes('/.../'))).toBe(false)
+  })
+})

@@ -89,7 +89,7 @@ describe('full estimator: what is irreducible', () => {
     expect(full.estimate([user(prose), assistant({ type: 'text', text: prose }), { role: 'assistant', parts: [{ type: 'reasoning', text: 'I must check /etc/passwd' }] }])).toMatchObject({ irreducible: 0, margin: 0, total: 0, items: [] })
   })
 
-  it('keeps short tool-call arguments whole and represents payloads by their target path', () => {
+  it('keeps short tool-call arguments whole, a payload without values by its target path, and no call-steering number', () => {
     const call: Part = {
       type: 'tool-call',
       id: 'c1',
@@ -97,7 +97,7 @@ describe('full estimator: what is irreducible', () => {
       arguments: { file_path: '/srv/app/main.py', content: 'import os\n'.repeat(200), description: 'write the main module' },
     }
     const bash: Part = { type: 'tool-call', id: 'c2', name: 'Bash', arguments: { command: 'pytest -q tests/test_io.py', timeout: 120000 } }
-    expect(texts(full.extract(assistant(call, bash), 0))).toEqual(['/srv/app/main.py', 'pytest -q tests/test_io.py', 'timeout=120000'])
+    expect(texts(full.extract(assistant(call, bash), 0))).toEqual(['/srv/app/main.py', 'pytest -q tests/test_io.py'])
   })
 
   it('scans one-line edit payloads for pins', () => {

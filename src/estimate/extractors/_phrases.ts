@@ -33,6 +33,9 @@ export const CUE_PHRASES = [
   'forbidden', 'prohibited', 'not allowed', 'under no circumstances',
 ] as const
 
+/** Cues that what follows them in their clause is an example, not a value of the session (any case, at a word start). */
+export const EXAMPLE_PHRASES = ['such as', 'e.g.', 'for example', 'for instance'] as const
+
 /** Cues that state an obligation or a prohibition wherever they stand in their clause (`Every gate must be a command`). */
 export const MODAL_CUES: ReadonlySet<string> = new Set(['must', 'mandatory', 'should not', "shouldn't", 'forbidden', 'prohibited', 'not allowed', 'under no circumstances', 'ensure', 'make sure'])
 /** Cues that describe an inability unless addressed to the agent (`you cannot`; `the pod can't restart` is a report). */
@@ -62,6 +65,8 @@ interface Automaton {
   readonly cueLengths: ReadonlyArray<readonly number[]>
   /** Per state, the lengths of the error phrases ending there. */
   readonly errorLengths: ReadonlyArray<readonly number[]>
+  /** Per state, the lengths of the example cues ending there. */
+  readonly exampleLengths: ReadonlyArray<readonly number[]>
 }
 
 function build(): Automaton {
@@ -70,6 +75,7 @@ function build(): Automaton {
   const hints: number[][] = [[]]
   const cues: number[][] = [[]]
   const errors: number[][] = [[]]
+  const examples: number[][] = [[]]
   const insert = (phrase: string, into: number[][]) => {
     let state = 0
     for (const char of phrase) {
@@ -81,6 +87,7 @@ function build(): Automaton {
         hints.push([])
         cues.push([])
         errors.push([])
+        examples.push([])
         children[state]!.set(unit, next)
       }
       state = next
@@ -90,6 +97,7 @@ function build(): Automaton {
   for (const phrase of ERROR_HINT_PHRASES) insert(phrase, hints)
   for (const phrase of CUE_PHRASES) insert(phrase, cues)
   for (const phrase of ERROR_PHRASES) insert(phrase, errors)
+  for (const phrase of EXAMPLE_PHRASES) insert(phrase, examples)
   const states = children.length
   const table = new Uint16Array(states * ALPHABET)
   const fail = new Int32Array(states)
@@ -101,6 +109,7 @@ function build(): Automaton {
       hints[state]!.push(...hints[fail[state]!]!)
       cues[state]!.push(...cues[fail[state]!]!)
       errors[state]!.push(...errors[fail[state]!]!)
+      examples[state]!.push(...examples[fail[state]!]!)
     }
     for (let unit = 0; unit < ALPHABET; unit++) {
       const child = children[state]!.get(unit)
@@ -117,7 +126,7 @@ function build(): Automaton {
   // (a few dozen), small enough to stay in the first-level cache.
   const classOf = new Uint8Array(0x10000)
   let stride = 1
-  for (const phrase of [...ERROR_HINT_PHRASES, ...CUE_PHRASES, ...ERROR_PHRASES]) {
+  for (const phrase of [...ERROR_HINT_PHRASES, ...CUE_PHRASES, ...ERROR_PHRASES, ...EXAMPLE_PHRASES]) {
     for (const char of phrase) {
       const unit = char.charCodeAt(0)
       if (classOf[unit] !== 0) continue
@@ -131,7 +140,7 @@ function build(): Automaton {
   const newline = stride++
   classOf[10] = newline
   // Renumbered: the root, the states where no phrase ends, those where one does, then the newline state.
-  const ends = (state: number) => hints[state]!.length > 0 || cues[state]!.length > 0 || errors[state]!.length > 0
+  const ends = (state: number) => hints[state]!.length > 0 || cues[state]!.length > 0 || errors[state]!.length > 0 || examples[state]!.length > 0
   const numbering: number[] = []
   for (let state = 0; state < states; state++) if (!ends(state)) numbering.push(state)
   const endingStates = numbering.length
@@ -151,7 +160,7 @@ function build(): Automaton {
     compact[index * stride + newline] = newlineRow
   })
   const byNumber = (lengths: number[][]) => numbering.map((state, index) => (index === states ? [] : lengths[state]!))
-  return { table: compact, classOf, stride, endingRows: endingStates * stride, newlineRow, hintLengths: byNumber(hints), cueLengths: byNumber(cues), errorLengths: byNumber(errors) }
+  return { table: compact, classOf, stride, endingRows: endingStates * stride, newlineRow, hintLengths: byNumber(hints), cueLengths: byNumber(cues), errorLengths: byNumber(errors), exampleLengths: byNumber(examples) }
 }
 
 // Built when the module loads (about 5 ms): module constants let the scan loop read the tables without
@@ -176,6 +185,8 @@ export interface PhraseHits {
   readonly cues: number[]
   /** Where an error phrase starts, at every occurrence. */
   readonly errors: number[]
+  /** Where an example cue starts at a word start, at every occurrence. */
+  readonly examples: number[]
 }
 
 /**
@@ -183,12 +194,17 @@ export interface PhraseHits {
  * hint start, and (with `withCues`) every start of a cue with `\b` on both sides.
  */
 function recordPhrases(text: string, index: number, state: number, withCues: boolean, hits: PhraseHits): void {
-  const { hintLengths, cueLengths, errorLengths } = automaton
+  const { hintLengths, cueLengths, errorLengths, exampleLengths } = automaton
   // Index loops: this runs for every phrase found, and an array iterator would be an allocation each time.
   const hints = hintLengths[state]!
   for (let which = 0; which < hints.length; which++) push(hits.hints, index + 1 - hints[which]!)
   const errors = errorLengths[state]!
   for (let which = 0; which < errors.length; which++) push(hits.errors, index + 1 - errors[which]!)
+  const examples = exampleLengths[state]!
+  for (let which = 0; which < examples.length; which++) {
+    const start = index + 1 - examples[which]!
+    if (start === 0 || !isWordUnit(text.charCodeAt(start - 1))) push(hits.examples, start)
+  }
   if (!withCues) return
   const cues = cueLengths[state]!
   for (let which = 0; which < cues.length; which++) {
@@ -208,7 +224,7 @@ function recordPhrases(text: string, index: number, state: number, withCues: boo
  * holds a newline, so none crosses lines.
  */
 export function findPhrases(text: string, withCues: boolean, repeated?: RepeatedLines): PhraseHits {
-  const hits: PhraseHits = { hints: [], cues: [], errors: [] }
+  const hits: PhraseHits = { hints: [], cues: [], errors: [], examples: [] }
   let row = 0
   let lineStart = 0
   const length = text.length

@@ -28,6 +28,16 @@ export interface ArgumentOptions {
 
 /** Argument keys whose values are narrative about the call, not state. */
 const NARRATIVE_KEYS = new Set(['description', 'explanation', 'thought', 'thoughts', 'reasoning', 'reason', 'justification', 'summary', 'title'])
+/**
+ * Numeric argument keys that steer the call rather than say anything of the work: how long to wait, which lines or
+ * how many results to show, a step counter of a thinking tool. A later call picks its own (on the corpus: `timeout`
+ * 179 times, `limit` 30, `offset` 27, `view_range` 8, `depth` 4), and none is typed again as a value of the session.
+ */
+const CONTROL_KEYS = new Set([
+  'timeout', 'timeout_ms', 'timeoutMs', 'limit', 'offset', 'view_range', 'depth', 'max_depth', 'line_number', 'start_line', 'end_line',
+  'head_limit', 'max_results', 'maxResults', 'page', 'page_size', 'pageSize', '-A', '-B', '-C', 'thoughtNumber', 'totalThoughts',
+  'expected_replacements', 'indent',
+])
 /** Argument keys whose values are payloads (file contents, patches): the target path stands for them. */
 const PAYLOAD_KEYS = new Set(['content', 'contents', 'new_string', 'old_string', 'new_str', 'old_str', 'file_text', 'text', 'patch', 'diff', 'body', 'code', 'data', 'source', 'new_source', 'edits'])
 /**
@@ -86,7 +96,7 @@ function walk(value: unknown, key: string | undefined, at: number, inArray: bool
   }
   if (typeof value === 'number') {
     const literal = JSON.stringify(value)
-    if (Number.isFinite(value) && key !== undefined) {
+    if (Number.isFinite(value) && key !== undefined && !CONTROL_KEYS.has(key)) {
       // A member's number is located with its key (`"lines":10`), an element's alone.
       const keyLength = inArray ? 0 : jsonLength(key) + 1
       push(`${key}=${value}`, at - keyLength, at + literal.length)
@@ -212,9 +222,31 @@ function payloadItems(value: string, start: number, end: number, kinds: Readonly
   const spans = scanText(value, start, end, 'code', false, new SpanList(16))
   for (let index = 0; index < spans.length; index++) {
     if (kinds !== undefined && !kinds.has(spans.kindOf(index))) continue
+    const kind = spans.kindOf(index)
+    if ((kind === 'path' || kind === 'url') && !isUsablePath(value, spans.starts[index]!, spans.ends[index]!)) continue
     const [from, to] = locate(spans.starts[index]!, spans.ends[index]!)
     push(value.slice(spans.starts[index], spans.ends[index]), from, to)
   }
+}
+
+/**
+ * Whether the path `value[start, end)` of a payload can be used as written: not elided (`.../helena/`,
+ * `https://host/.../page`), and not a bare name drawn in a tree diagram (`├── base.py`), whose directory only the
+ * drawing implies.
+ */
+function isUsablePath(value: string, start: number, end: number): boolean {
+  const text = value.slice(start, end)
+  if (text.startsWith('...') || text.includes('/.../') || text.includes('/…/')) return false
+  const inner = text.indexOf('/')
+  if (inner !== -1 && inner < text.length - 1) return true
+  // Box-drawing characters (U+2500-U+257F) before it on its line (looked for up to 120 units back, so that a long
+  // line costs no more per path): it is a node of a tree diagram.
+  for (let index = start - 1; index >= 0 && index >= start - 120; index--) {
+    const code = value.charCodeAt(index)
+    if (code === 10) break
+    if (code >= 0x2500 && code <= 0x257f) return false
+  }
+  return true
 }
 
 /**

@@ -90,7 +90,9 @@ describe('findPhrases', () => {
     expect(findPhrases('mustard', true).cues).toEqual([])
     // The Kelvin sign lowercases to `k`, but a case-insensitive regex without `u` does not pair it with `k`.
     expect(findPhrases('\u212Ailled', false).hints).toEqual([])
-    expect(findPhrases('', true)).toEqual({ hints: [], cues: [], errors: [] })
+    expect(findPhrases('', true)).toEqual({ hints: [], cues: [], errors: [], examples: [] })
+    // Example cues at a word start, in any case, with or without constraint cues.
+    expect(findPhrases('Tools, Such as grep (e.g. rg); sucH AS x; unsuch as y', false).examples).toEqual([7, 21, 31])
     expect(findPhrases('-bash: rsync: Command Not Found', false).errors).toEqual([14, 22])
   })
 })

@@ -191,6 +191,29 @@ class LineSpans {
   }
 
 
+  /**
+   * Drops the line's spans that stand in an example (`such as buggy-input.png, and…`, `(e.g. python, vim)`, `for
+   * example `Hello world``): from the cue to the end of its clause (see {@link exampleClauses}). Errors and constraint
+   * sentences stay: a directive that gives an example is still a directive.
+   */
+  dropExamples(text: string, lineStart: number, lineEnd: number): void {
+    const clauses = exampleClauses(text, lineStart, lineEnd)
+    if (clauses === undefined) return
+    let kept = 0
+    for (let index = 0; index < this.count; index++) {
+      const kind = this.kinds[index]!
+      const spanStart = this.starts[index]!
+      let inExample = false
+      if (kind !== ERROR && kind !== CONSTRAINT) for (let clause = 0; clause < clauses.length && !inExample; clause += 2) inExample = clauses[clause]! <= spanStart && spanStart < clauses[clause + 1]!
+      if (inExample) continue
+      this.kinds[kept] = kind
+      this.starts[kept] = spanStart
+      this.ends[kept] = this.ends[index]!
+      kept++
+    }
+    this.count = kept
+  }
+
   /** Sign of the order of spans `a` and `b`: by start, then longest first. */
   private before(a: number, b: number): number {
     return this.starts[a]! - this.starts[b]! || this.ends[b]! - this.ends[a]!
@@ -309,9 +332,12 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
   const units = UNIT_CLASS
   // Phrase offsets, each list in order: a line's hits are found by cursors over increasing lines (errorOffsets[errorFrom,
   // errorTo) for hints).
-  const { hints: errorOffsets, cues: cueOffsets, errors: phraseOffsets } = findPhrases(region, mode === 'instruction' || mode === 'summary', repeated)
+  const { hints: errorOffsets, cues: cueOffsets, errors: phraseOffsets, examples: exampleOffsets } = findPhrases(region, mode === 'instruction' || mode === 'summary', repeated)
   // Lines met before in this part are skipped: they add no span of a new text (see RepeatedLines).
   let repeatTo = 0
+  // Offsets of example cues (`such as`, `e.g.`), found by the phrase pass; a line holding one drops its examples' spans.
+  const exampleCues = mode === 'tool' || mode === 'code' ? NO_OFFSETS : exampleOffsets
+  let exampleTo = 0
   let errorTo = 0
   let phraseTo = 0
   let cueTo = 0
@@ -540,6 +566,10 @@ export function scanText(text: string, start: number, end: number, mode: ScanMod
         for (let phrase = 0; phrase < found; phrase++) spans.push(phrases[3 * phrase + 2] ? NUMBER : IDENTIFIER, starts[phrases[3 * phrase]!]!, ends[phrases[3 * phrase + 1]!]!)
       }
       for (const constraint of constraints) spans.push(CONSTRAINT, constraint.start, constraint.end)
+      if (exampleTo < exampleCues.length) {
+        while (exampleTo < exampleCues.length && exampleCues[exampleTo]! < lineStart) exampleTo++
+        if (spans.count > 0 && exampleTo < exampleCues.length && exampleCues[exampleTo]! < lineEnd) spans.dropExamples(region, lineStart, lineEnd)
+      }
       if (spans.count > 0) spans.flush(into, start)
     }
     previous = status
@@ -620,4 +650,34 @@ const LOG_RECORD = /\b(?:DEBUG|INFO|WARN|WARNING)\b/
 function isLogOrWarning(text: string, start: number, end: number): boolean {
   if (end - start >= 7 && (text.charCodeAt(start) | 32) === 119 && text.slice(start, start + 7).toLowerCase() === 'warning') return true
   return LOG_RECORD.test(text.slice(start, Math.min(end, start + 200)))
+}
+
+const NO_OFFSETS: readonly number[] = []
+
+/** A cue that what follows is an example, not a value of the session (case-insensitive, at a word start). */
+const EXAMPLE_CUE = /\b(?:such as|e\.g\.|for example|for instance)[\s,:]/gi
+/** Where an example's clause ends: a sentence's end, `;`, `)`, or a comma before a plain word (`, and you`, `, open files`). */
+const CLAUSE_END = /[.!?](?:\s|$)|[;)]|,\s+[a-z']+(?=\s)/g
+
+/**
+ * exampleClauses(text, [lineStart, lineEnd)) = the line's example clauses as flat [start, end) pairs (offsets in
+ * `text`), or undefined when it has none: each from an example cue to the end of its clause. Both patterns are
+ * alternations of literals and single character classes: linear in the line.
+ */
+export function exampleClauses(text: string, lineStart: number, lineEnd: number): number[] | undefined {
+  const line = text.slice(lineStart, lineEnd)
+  EXAMPLE_CUE.lastIndex = 0
+  let cue = EXAMPLE_CUE.exec(line)
+  if (cue === null) return undefined
+  const clauses: number[] = []
+  while (cue !== null) {
+    const from = cue.index + cue[0].length
+    CLAUSE_END.lastIndex = from
+    const end = CLAUSE_END.exec(line)
+    const to = end === null ? line.length : end.index
+    clauses.push(lineStart + cue.index, lineStart + to)
+    EXAMPLE_CUE.lastIndex = Math.max(to, from)
+    cue = EXAMPLE_CUE.exec(line)
+  }
+  return clauses
 }
