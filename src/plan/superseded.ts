@@ -66,6 +66,11 @@ export function scanAssignments(text: string, from: number, to: number, message:
       end++
       while (end < to && end - index < MAX_NAME_LENGTH && isNameCode(text.charCodeAt(end))) end++
     }
+    // Most names are followed by nothing an assignment could start with: skipped without slicing them.
+    if (!mayAssign(text, end, to)) {
+      index = Math.max(end, index + 1)
+      continue
+    }
     const name = text.slice(index, end)
     const next = afterName(text, index, end, to, name, message, escaped, out)
     // Resume right after the name (or the assignment) so the scan stays one pass over the text.
@@ -73,15 +78,27 @@ export function scanAssignments(text: string, from: number, to: number, message:
   }
 }
 
+/**
+ * Whether what follows a name at `end` can make it a pin or an assignment (see {@link afterName}): an operator
+ * (`=`, `==`, `>=`, `<=`, `~=`, `!=`), `@`, `:`, or up to two spaces and `=`.
+ */
+function mayAssign(text: string, end: number, to: number): boolean {
+  const first = text.charCodeAt(end)
+  if (first === 61 || first === 62 || first === 60 || first === 126 || first === 33 || first === 64 || first === 58) return true
+  if (first !== 32) return false
+  let cursor = end
+  while (cursor < to && text.charCodeAt(cursor) === 32 && cursor - end < 2) cursor++
+  return text.charCodeAt(cursor) === 61
+}
+
 function afterName(text: string, start: number, end: number, to: number, name: string, message: number, escaped: boolean, out: StateAssignment[]): number {
   if (name.length === 0 || name === '@') return end
   const first = text.charCodeAt(end)
-  const lowerName = name.toLowerCase()
   // pip-style pins: `pkg==1.2.3`, `pkg>=1.2`.
   if (isPinOperator(text, end)) {
     const valueEnd = readSpecifier(text, end, to)
     if (valueEnd > end && name.charCodeAt(0) !== 64) {
-      out.push(assignment('pin', `pin:${lowerName}`, text, start, valueEnd, end, valueEnd, message))
+      out.push(assignment('pin', `pin:${name.toLowerCase()}`, text, start, valueEnd, end, valueEnd, message))
       return valueEnd
     }
     return end
@@ -93,7 +110,7 @@ function afterName(text: string, start: number, end: number, to: number, name: s
     if (marker === 94 || marker === 126) valueStart++
     const valueEnd = readVersion(text, valueStart, to)
     if (valueEnd > valueStart) {
-      out.push(assignment('pin', `pin:${lowerName}`, text, start, valueEnd, end + 1, valueEnd, message))
+      out.push(assignment('pin', `pin:${name.toLowerCase()}`, text, start, valueEnd, end + 1, valueEnd, message))
       return valueEnd
     }
     return end

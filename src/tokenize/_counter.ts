@@ -3,7 +3,7 @@
  * elsewhere), then byte-pair merges with the lowest rank first, counted without building token ids.
  */
 import { hashBytes, rankOfBytes, type RankTable } from './_rank-table.js'
-import { advanceUnits, ASCII_PIECE_END, asciiDecides, SPLIT_PATTERNS, type SplitEncoding, writeStandIns } from './_split.js'
+import { advanceUnits, ASCII_PIECE_END, asciiDecides, splitPattern, type SplitEncoding, writeStandIns } from './_split.js'
 import { FloorguardError } from '../errors.js'
 
 /**
@@ -55,8 +55,9 @@ function isAsciiLetter(code: number): boolean {
 export function createCounter(table: RankTable, encoding: SplitEncoding, textMemo?: TextMemo): CountFunction {
   const asciiPieceEnd = ASCII_PIECE_END[encoding]
   // Sticky: the pattern is asked for the piece at one position only. Pieces tile the text (every character starts
-  // some alternative and none matches empty), so that piece is the one a global scan would find there.
-  const pattern = new RegExp(SPLIT_PATTERNS[encoding].source, 'uy')
+  // some alternative and none matches empty), so that piece is the one a global scan would find there. Made when a
+  // text first needs it: most never do.
+  let pattern: RegExp | undefined
   let standIns = new Uint8Array(4096)
   const pieceCache = new Map<string, number>()
   const merge = createMerger(table)
@@ -136,6 +137,7 @@ export function createCounter(table: RankTable, encoding: SplitEncoding, textMem
     for (let unit = 0, start = 0; unit < units; ) {
       let unitEnd = asciiPieceEnd(standIns, unit, units)
       if (unitEnd === 0 || !asciiDecides(standIns, unitEnd, units)) {
+        pattern ??= new RegExp(splitPattern(encoding).source, 'uy')
         pattern.lastIndex = unit
         if (!pattern.test(text)) throw new FloorguardError('internal', `the ${encoding} split pattern matched nothing at ${unit}: please report this text`)
         unitEnd = pattern.lastIndex

@@ -16,41 +16,63 @@ function classBody(ranges: readonly number[]): string {
   return body
 }
 
-// tiktoken's character classes in its own Unicode version (see scripts/gen-tiktoken-unicode.mjs), spelled out as
-// ranges: `\p{…}` would take the running Node's, which classes characters tiktoken does not know as letters.
-/** `\p{L}`. */
-const L = classBody(LETTER_RANGES)
-/** `\p{N}`. */
-const N = classBody(NUMBER_RANGES)
-/** `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`. */
-const UP = classBody(CASED_UPPER_RANGES)
-/** `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`. */
-const LO = classBody(CASED_LOWER_RANGES)
-/** `\s`: Unicode White_Space, the set Rust's `\s` matches; JavaScript's `\s` differs on U+0085 and U+FEFF. */
-const WS = classBody(SPACE_RANGES)
-/** `'s|'d|'m|'t|'ll|'ve|'re` matched as `(?i:…)` does: either case, and the letters that fold onto them (`'ſ`). */
-const CONTRACTION = `'(?:${['s', 'd', 'm', 't', 'll', 've', 're'].map((letters) => [...letters].map(caseless).join('')).join('|')})`
+/** An encoding with a split pattern. */
+export type SplitEncoding = 'o200k_base' | 'cl100k_base'
+
+/**
+ * The source of `encoding`'s pre-tokenizer pattern, with tiktoken's character classes in its own Unicode version (see
+ * scripts/gen-tiktoken-unicode.mjs), spelled out as ranges: `\p{…}` would take the running Node's, which classes
+ * characters tiktoken does not know as letters. Built on first use: most texts never reach the pattern (the ASCII
+ * machines decide their pieces), and spelling out the classes costs a start-up ~10 ms.
+ */
+function patternSource(encoding: SplitEncoding): string {
+  /** `\p{L}`. */
+  const L = classBody(LETTER_RANGES)
+  /** `\p{N}`. */
+  const N = classBody(NUMBER_RANGES)
+  /** `\s`: Unicode White_Space, the set Rust's `\s` matches; JavaScript's `\s` differs on U+0085 and U+FEFF. */
+  const WS = classBody(SPACE_RANGES)
+  /** `'s|'d|'m|'t|'ll|'ve|'re` matched as `(?i:…)` does: either case, and the letters that fold onto them (`'ſ`). */
+  const CONTRACTION = `'(?:${['s', 'd', 'm', 't', 'll', 've', 're'].map((letters) => [...letters].map(caseless).join('')).join('|')})`
+  if (encoding === 'cl100k_base') {
+    return `${CONTRACTION}|[^\\r\\n${L}${N}]?[${L}]+|[${N}]{1,3}| ?[^${WS}${L}${N}]+[\\r\\n]*|[${WS}]+$|[${WS}]*[\\r\\n]|[${WS}]+(?![^${WS}])|[${WS}]`
+  }
+  /** `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`. */
+  const UP = classBody(CASED_UPPER_RANGES)
+  /** `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`. */
+  const LO = classBody(CASED_LOWER_RANGES)
+  return (
+    `[^\\r\\n${L}${N}]?[${UP}]*[${LO}]+(?:${CONTRACTION})?` +
+    `|[^\\r\\n${L}${N}]?[${UP}]+[${LO}]*(?:${CONTRACTION})?` +
+    `|[${N}]{1,3}| ?[^${WS}${L}${N}]+[\\r\\n/]*|[${WS}]*[\\r\\n]+|[${WS}]+(?![^${WS}])|[${WS}]+`
+  )
+}
 
 function caseless(letter: string): string {
   return `[${letter}${letter.toUpperCase()}${classBody((CONTRACTION_FOLDS[letter] ?? []).flatMap((cp) => [cp, cp]))}]`
 }
 
-/** Pre-tokenizer patterns of tiktoken's encodings, with tiktoken's character classes. */
-export const SPLIT_PATTERNS = {
-  o200k_base: new RegExp(
-    `[^\\r\\n${L}${N}]?[${UP}]*[${LO}]+(?:${CONTRACTION})?` +
-      `|[^\\r\\n${L}${N}]?[${UP}]+[${LO}]*(?:${CONTRACTION})?` +
-      `|[${N}]{1,3}| ?[^${WS}${L}${N}]+[\\r\\n/]*|[${WS}]*[\\r\\n]+|[${WS}]+(?![^${WS}])|[${WS}]+`,
-    'gu',
-  ),
-  cl100k_base: new RegExp(
-    `${CONTRACTION}|[^\\r\\n${L}${N}]?[${L}]+|[${N}]{1,3}| ?[^${WS}${L}${N}]+[\\r\\n]*|[${WS}]+$|[${WS}]*[\\r\\n]|[${WS}]+(?![^${WS}])|[${WS}]`,
-    'gu',
-  ),
-} as const
+const patterns = new Map<SplitEncoding, RegExp>()
 
-/** An encoding with a split pattern. */
-export type SplitEncoding = keyof typeof SPLIT_PATTERNS
+/** `encoding`'s pre-tokenizer pattern (flags `gu`), built on first use and then shared: copy it to use `lastIndex`. */
+export function splitPattern(encoding: SplitEncoding): RegExp {
+  let pattern = patterns.get(encoding)
+  if (!pattern) {
+    pattern = new RegExp(patternSource(encoding), 'gu')
+    patterns.set(encoding, pattern)
+  }
+  return pattern
+}
+
+/** Pre-tokenizer patterns of tiktoken's encodings, with tiktoken's character classes (each built on first use). */
+export const SPLIT_PATTERNS: Readonly<Record<SplitEncoding, RegExp>> = {
+  get o200k_base() {
+    return splitPattern('o200k_base')
+  },
+  get cl100k_base() {
+    return splitPattern('cl100k_base')
+  },
+}
 
 /**
  * Returns where the piece starting at byte `start` of `bytes` (a text's UTF-8) ends, for a text whose pre-tokenization
@@ -245,10 +267,11 @@ export function createPieceFinder(encoding: SplitEncoding): PieceFinder {
   const asciiPieceEnd = ASCII_PIECE_END[encoding]
   // Sticky: the pattern is asked for the piece at one position only. Pieces tile the text (every character starts some
   // alternative and none matches empty), so that piece is the one a global scan would find there.
-  const pattern = new RegExp(SPLIT_PATTERNS[encoding].source, 'uy')
+  let pattern: RegExp | undefined
   return (text, unit, bytes, byte, end) => {
     const pieceEnd = asciiPieceEnd(bytes, byte, end)
     if (pieceEnd !== 0 && asciiDecides(bytes, pieceEnd, end)) return pieceEnd
+    pattern ??= new RegExp(splitPattern(encoding).source, 'uy')
     pattern.lastIndex = unit
     if (!pattern.test(text)) throw new FloorguardError('internal', `the ${encoding} split pattern matched nothing at ${unit}: please report this text`)
     return advanceUnits(bytes, byte, pattern.lastIndex - unit)
@@ -336,7 +359,7 @@ export function writeStandIns(bytes: Uint8Array, end: number, into: Uint8Array):
  */
 export function pieceEndsWithStandIns(text: string, encoding: SplitEncoding): number[] {
   const machine = ASCII_PIECE_END[encoding]
-  const pattern = new RegExp(SPLIT_PATTERNS[encoding].source, 'uy')
+  const pattern = new RegExp(splitPattern(encoding).source, 'uy')
   const bytes = new TextEncoder().encode(text)
   const standIns = new Uint8Array(text.length)
   const units = writeStandIns(bytes, bytes.length, standIns)
