@@ -1,8 +1,14 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createEstimator } from '../estimate/index.js'
 import { FloorguardError } from '../errors.js'
 import { buildAuditRecord, countKept } from '../hooks/audit.js'
+import { buildLedger } from '../hooks/ledger.js'
 import type { StoredItem } from '../hooks/types.js'
-import { auditLogRecords, isAuditLogHead } from './audit-log.js'
+import type { FloorEstimatorV1 } from '../spec/estimator.js'
+import type { TokenizerV1 } from '../spec/tokenizer.js'
+import type { Message, Transcript } from '../spec/transcript.js'
+import { createTokenizer } from '../tokenize/index.js'
+import { auditLogRecords, isAuditLogHead, withTranscriptFutureUse } from './audit-log.js'
 import { auditTotals } from './totals.js'
 
 const items = [
@@ -48,5 +54,81 @@ describe('auditLogRecords', () => {
     expect(FloorguardError.is(caught)).toBe(true)
     expect((caught as Error).message).toMatch(/^audit\.jsonl:2: expected a floorguard audit record/)
     expect(isAuditLogHead('{"type":"user","message":{}}\n')).toBe(false)
+  })
+})
+
+// Future use of a hook record, found in the transcript it names (issue 14: "future reference … for every summary").
+describe('withTranscriptFutureUse', () => {
+  const user = (text: string): Message => ({ role: 'user', parts: [{ type: 'text', text }] })
+  const assistant = (text: string): Message => ({ role: 'assistant', parts: [{ type: 'text', text }] })
+  const summaryMessage = (text: string): Message => ({ role: 'user', parts: [{ type: 'summary', text, source: 'claude-code' }] })
+  const transcriptOf = (messages: Message[]): Transcript => ({ format: 'claude-code', messages, pairs: [], unpaired: [] })
+
+  const FIRST = 'Summary: we fixed src/app.ts.'
+  const SECOND = 'Summary: later work.'
+  // 0-3 compacted into 4; 5-6 after it; 7 the next summary; 8 after that.
+  const session = [
+    user('Fix src/app.ts. Never push to main.'),
+    assistant('The run failed: OSError: [Errno 28] No space left on device'),
+    user('Pin numpy==1.26.4 please.'),
+    assistant('Pinned numpy==1.26.4 and edited src/app.ts.'),
+    summaryMessage(FIRST),
+    user('Is numpy==1.26.4 still pinned? Look at src/app.ts again.'),
+    assistant('Yes.'),
+    summaryMessage(SECOND),
+    user('Remember: Never push to main.'),
+  ]
+
+  let tools: { tokenizer: TokenizerV1; estimator: FloorEstimatorV1 }
+  beforeAll(async () => {
+    const tokenizer = await createTokenizer('o200k_base')
+    tools = { tokenizer, estimator: createEstimator({ name: 'full', tokenizer }) }
+  })
+
+  /** The record the hooks write for the compaction that put `summary` at `at` (their own functions, as hook.ts calls them). */
+  function hookRecord(messages: readonly Message[], at: number, summary: string, transcript: string | undefined = '/home/dev/.claude/projects/p/s.jsonl') {
+    const ledger = buildLedger({ messages: messages.slice(0, at), region: { start: 0, end: at }, estimator: tools.estimator, tokenizer: tools.tokenizer })
+    const stored = ledger.items.map((item) => ({ kind: item.kind, text: item.text, status: item.status, message: item.message })) as unknown as StoredItem[]
+    const record = buildAuditRecord({
+      payload: { host: 'claude-code', sessionId: 's', event: 'PostCompact' },
+      time: '2026-12-03T00:00:00Z',
+      ledger: { ...(transcript ? { transcript } : {}), range: ledger.range, floor: { ...ledger.floor, estimator: 'full', tokenizer: 'o200k_base' }, tokens: ledger.tokens, items: stored, shown: 0, file: '/tmp/ledger.md' },
+      count: countKept(stored, summary),
+      summaryTokens: undefined,
+    })
+    return `${JSON.stringify({ ...record, summaryTokens: tools.tokenizer.count(summary) })}\n`
+  }
+
+  it('matched to its summary: every item’s first use after it, up to the next summary, as for any summary', () => {
+    const [audit] = auditLogRecords(hookRecord(session, 4, FIRST), { file: 'audit.jsonl' }).summaries
+    expect(audit).toMatchObject({ futureReferenced: 0, futureLost: 0, hook: { futureUse: 'the transcript was not read' } })
+    const found = withTranscriptFutureUse(audit!, transcriptOf(session), tools)
+    expect(found.hook?.futureUse).toBe('transcript')
+    const used = new Map(found.lost.map((item) => [item.text, item.usedAgainAt]))
+    // Used again at 5 (before the next summary at 7); the constraint comes back only at 8, after it: not counted.
+    expect(used.get('numpy==1.26.4')).toBe(5)
+    expect(used.get('Never push to main.')).toBeNull()
+    expect([...used.entries()].find(([text]) => text.includes('No space left on device'))?.[1]).toBeNull()
+    // src/app.ts was kept (the summary names it) and used again at 5: referenced, not lost.
+    expect(used.has('src/app.ts')).toBe(false)
+    expect(found.futureLost).toBe(1)
+    expect(found.futureReferenced).toBe(2)
+    // What the record said is kept as it was.
+    expect(found.lost.map((item) => item.text)).toEqual(audit!.lost.map((item) => item.text))
+    expect({ ...found, lost: [], futureReferenced: 0, futureLost: 0, hook: undefined }).toEqual({ ...audit!, lost: [], hook: undefined })
+  })
+
+  it('no summary in the transcript matches (another text, another session): future use stays unknown, and says why', () => {
+    const [audit] = auditLogRecords(hookRecord(session, 4, FIRST), { file: 'audit.jsonl' }).summaries
+    const other = session.map((message, index) => (index === 4 ? summaryMessage('Summary: we fixed src/app.ts and pinned numpy==1.26.4.') : message))
+    const found = withTranscriptFutureUse(audit!, transcriptOf(other), tools)
+    expect(found).toMatchObject({ futureReferenced: 0, futureLost: 0, hook: { futureUse: 'no summary in the transcript matches the record' } })
+    expect(found.lost.every((item) => item.usedAgainAt === null)).toBe(true)
+    // The same summary text after other messages: its tokens match, its ledger does not (another session's, with
+    // as many items as the record but another pin); and after messages with other items entirely.
+    const pinned = session.map((message, index) => (index === 2 || index === 3 ? { ...message, parts: message.parts.map((part) => (part.type === 'text' ? { ...part, text: part.text.replace('numpy==1.26.4', 'numpy==1.26.5') } : part)) } : message))
+    expect(withTranscriptFutureUse(audit!, transcriptOf(pinned), tools).hook?.futureUse).toBe('no summary in the transcript matches the record')
+    const elsewhere = [user('Deploy to staging. Never push to main.'), assistant('Done: https://staging.example.com/api/v2'), user('Thanks.'), assistant('Ok.'), ...session.slice(4)]
+    expect(withTranscriptFutureUse(audit!, transcriptOf(elsewhere), tools).hook?.futureUse).toBe('no summary in the transcript matches the record')
   })
 })

@@ -3,6 +3,15 @@
  * of the host's summaries: the hook already counted what each summary kept, so no transcript is needed.
  */
 import { InvalidInputError } from '../errors.js'
+import { AUDIT_TEXT_LIMIT } from '../hooks/audit.js'
+import { buildLedger } from '../hooks/ledger.js'
+import { lastBoundary } from '../hooks/region.js'
+import type { FloorEstimatorV1 } from '../spec/estimator.js'
+import type { TokenizerV1 } from '../spec/tokenizer.js'
+import type { Transcript } from '../spec/transcript.js'
+import { createTextSearch } from './_first-uses.js'
+import { referencePieces } from './audit.js'
+import { findSummaries } from './summaries.js'
 import type { CounterfactualReason, FileAudit, LostItem, SummaryAudit } from './types.js'
 
 /** The format name an audit log reports. */
@@ -71,6 +80,14 @@ function recordAudit(record: Record<string, unknown>, index: number, file: strin
     lostKinds[item['kind']] = (lostKinds[item['kind']] ?? 0) + 1
     if (item['kind'] === 'constraint' || item['kind'] === 'error') reasons.add(item['kind'])
   })
+  const floorNames = floorField !== null && typeof floorField === 'object' ? (floorField as Record<string, unknown>) : {}
+  const transcript = typeof record['transcript'] === 'string' ? record['transcript'] : null
+  const hook = {
+    transcript,
+    tokenizer: typeof floorNames['tokenizer'] === 'string' ? floorNames['tokenizer'] : 'o200k_base',
+    estimator: typeof floorNames['estimator'] === 'string' ? floorNames['estimator'] : 'full',
+    futureUse: transcript === null ? 'the record names no transcript' : 'the transcript was not read',
+  }
   const survived = kept ?? 0
   // Without the summary (kept null) nothing is known to be lost: no verdict, no survival.
   const counterfactualReasons = kept === null ? [] : (['constraint', 'error'] as const).filter((reason) => reasons.has(reason))
@@ -94,14 +111,75 @@ function recordAudit(record: Record<string, unknown>, index: number, file: strin
     tokens,
     decision: summaryTokens >= floor ? 'compact' : 'refuse',
     ...(summaryTokens >= floor ? {} : { reason: 'slot-below-floor' }),
+    hook,
   }
+}
+
+/** Options of {@link withTranscriptFutureUse}: the tokenizer and estimator the hook counted with (by name). */
+export interface TranscriptFutureUseOptions {
+  readonly tokenizer: TokenizerV1
+  readonly estimator: FloorEstimatorV1
+}
+
+/** The texts a record lists as lost for `items` and a summary: not in it verbatim, cut as the hook cuts them. */
+function recordedLost(items: ReadonlyArray<{ text: string }>, summary: string): string[] {
+  const lost: string[] = []
+  for (const item of items) if (!summary.includes(item.text)) lost.push(item.text.length > AUDIT_TEXT_LIMIT ? item.text.slice(0, AUDIT_TEXT_LIMIT) : item.text)
+  return lost
+}
+
+/**
+ * withTranscriptFutureUse(summary, transcript, options) = a hook record's audit with future use found in the host
+ * transcript it names, when the transcript allows: the record is matched to the one summary in the transcript whose
+ * tokens equal the record's `summaryTokens` and whose ledger, rebuilt as the hook builds it (the messages after the
+ * previous summary, `buildLedger`), has the record's item count and exactly its lost texts. Then every item's first
+ * use after the summary (up to the next one) is found as for any summary. Otherwise `hook.futureUse` says why not and
+ * the numbers stay unknown (0 and null): no summary in the transcript matches (the hook read a truncated tail, a
+ * different estimator version, another session), several do, or the record has no summary.
+ */
+export function withTranscriptFutureUse(summary: SummaryAudit, transcript: Transcript, options: TranscriptFutureUseOptions): SummaryAudit {
+  const hook = summary.hook
+  if (!hook) return summary
+  const unknown = (why: string): SummaryAudit => ({ ...summary, hook: { ...hook, futureUse: why } })
+  if (summary.summaryMissing) return unknown('the record holds no summary')
+  if (options.tokenizer.name !== hook.tokenizer || options.estimator.name !== hook.estimator) return unknown(`the record was counted with ${hook.tokenizer} and ${hook.estimator}`)
+  const { messages } = transcript
+  const points = findSummaries(transcript)
+  const recorded = summary.lost.map((item) => item.text)
+  const matches: Array<{ at: number; items: ReadonlyArray<{ text: string }> }> = []
+  for (const point of points) {
+    if (point.missing || options.tokenizer.count(point.text) !== summary.summaryTokens) continue
+    const ledger = buildLedger({ messages, region: { start: lastBoundary(messages, point.message) + 1, end: point.message }, estimator: options.estimator, tokenizer: options.tokenizer })
+    if (ledger.items.length !== summary.items) continue
+    const lost = recordedLost(ledger.items, point.text)
+    if (lost.length === recorded.length && lost.every((text, index) => text === recorded[index])) matches.push({ at: point.message, items: ledger.items })
+  }
+  if (matches.length === 0) return unknown('no summary in the transcript matches the record')
+  if (matches.length > 1) return unknown(`${matches.length} summaries in the transcript match the record`)
+  const { at, items } = matches[0]!
+  const next = points.find((point) => point.message > at)?.message ?? messages.length
+  const used = createTextSearch(items.map((item) => item.text)).firstUses(referencePieces(messages, at, next, at))
+  const kept = createTextSearch(items.map((item) => item.text)).firstUses([{ text: points.find((point) => point.message === at)!.text, message: 0 }])
+  let futureReferenced = 0
+  let futureLost = 0
+  const lost: LostItem[] = []
+  items.forEach((item, index) => {
+    const usedAgainAt = used[index]! >= 0 ? used[index]! : null
+    if (usedAgainAt !== null) futureReferenced++
+    if (kept[index]! >= 0) return
+    if (usedAgainAt !== null) futureLost++
+    const recordedItem = summary.lost[lost.length]!
+    lost.push({ ...recordedItem, usedAgainAt })
+  })
+  return { ...summary, futureReferenced, futureLost, lost, hook: { ...hook, futureUse: 'transcript' } }
 }
 
 /**
  * auditLogRecords(text, options) = one summary audit per record of a hooks' `audit.jsonl` (blank lines skipped):
  * items, kept and lost as the hook counted them (texts cut at 300 characters there), `message` the record's index,
- * `replaced` its range (indices of the region the hook read). Future use is not known (the transcript is not read):
- * `futureReferenced` and `futureLost` are 0 and every `usedAgainAt` null. The decision compares the summary's tokens
+ * `replaced` its range (indices of the region the hook read). Future use is not known from the record alone:
+ * `futureReferenced` and `futureLost` are 0 and every `usedAgainAt` null until {@link withTranscriptFutureUse} finds
+ * it in the transcript the record names (`hook.transcript`). The decision compares the summary's tokens
  * with the floor only (`compact` or `refuse`: without the messages no split can be planned). A line that is not such
  * a record throws an InvalidInputError naming the file, the line and what was expected.
  */

@@ -70,6 +70,12 @@ export interface SummaryAudit {
   readonly parts?: number
   /** Extra: the planner's refusal reason. */
   readonly reason?: string
+  /**
+   * Extra, records of floorguard's hooks only: the host transcript the hook read and the tokenizer and estimator it
+   * counted with, and `futureUse`: `transcript` when the record was matched to its summary in that transcript (future
+   * use is then found there as for any summary), else why future use is unknown (0 and null above).
+   */
+  readonly hook?: { readonly transcript: string | null; readonly tokenizer: string; readonly estimator: string; readonly futureUse: string }
 }
 
 /** Where a compactor at `--slot` and the high-water mark would have run, for a transcript without summaries. */

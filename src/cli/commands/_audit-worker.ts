@@ -5,7 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
-import { auditLogRecords, isAuditLogHead } from '../../audit/audit-log.js'
+import { auditLogRecords, isAuditLogHead, withTranscriptFutureUse } from '../../audit/audit-log.js'
 import { auditTranscript } from '../../audit/audit.js'
 import {
   isOpenCodeExportHead,
@@ -15,7 +15,7 @@ import {
   sortOpenCodeStorageNames,
   type OpenCodeStoredMessage,
 } from '../../audit/opencode.js'
-import type { FileAudit } from '../../audit/types.js'
+import type { FileAudit, SummaryAudit } from '../../audit/types.js'
 import { createEstimator } from '../../estimate/index.js'
 import { FloorguardError } from '../../errors.js'
 import { createTokenizer } from '../../tokenize/index.js'
@@ -100,7 +100,10 @@ export async function auditFile(job: AuditJob, settings: AuditWorkerSettings, to
     const bytes = (await stat(job.open)).size
     const source = await sourceFromFile(job.open)
     const named = { ...source, name: job.file }
-    if (isAuditLogHead(source.head)) return { id: job.id, kind: 'audit', audit: { ...auditLogRecords(await source.text(), { file: job.file }), bytes } }
+    if (isAuditLogHead(source.head)) {
+      const records = auditLogRecords(await source.text(), { file: job.file })
+      return { id: job.id, kind: 'audit', audit: { ...records, summaries: await withFutureUse(records.summaries, tools), bytes } }
+    }
     let transcript
     try {
       transcript = isOpenCodeExportHead(source.head)
@@ -120,6 +123,31 @@ export async function auditFile(job: AuditJob, settings: AuditWorkerSettings, to
     const line = known ? (message.includes(job.file) ? message : `${job.file}: ${message}`) : `${job.file}: internal error: ${message}`
     return { id: job.id, kind: 'fail', error: line, internal: !known, ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) }
   }
+}
+
+/**
+ * Hook records with future use found in the transcripts they name, each transcript read once (one in memory at a
+ * time). A transcript that cannot be read leaves its records' future use unknown, with the reason.
+ */
+async function withFutureUse(summaries: readonly SummaryAudit[], tools: Awaited<ReturnType<typeof makeTools>>): Promise<SummaryAudit[]> {
+  const result = [...summaries]
+  const paths = [...new Set(summaries.flatMap((summary) => (summary.hook?.transcript ? [summary.hook.transcript] : [])))]
+  for (const path of paths) {
+    let transcript
+    try {
+      transcript = await readTranscript(await sourceFromFile(path), { format: 'auto', lenient: true, keepSource: false })
+    } catch (error) {
+      const why = `the transcript cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`
+      result.forEach((summary, index) => {
+        if (summary.hook?.transcript === path) result[index] = { ...summary, hook: { ...summary.hook, futureUse: why } }
+      })
+      continue
+    }
+    result.forEach((summary, index) => {
+      if (summary.hook?.transcript === path) result[index] = withTranscriptFutureUse(summary, transcript, tools)
+    })
+  }
+  return result
 }
 
 /** The tokenizer and `full` estimator a worker keeps for all its files. */
