@@ -304,3 +304,23 @@ describe('issue 10, not state: values given as examples, control arguments, unus
     expect(items.some((text) => text.includes('/.../'))).toBe(false)
   })
 })
+
+describe('issue 10, a ledger a model can use: a command sent to another machine', () => {
+  it('keeps the connection once per segment and each command sent whole, not the connection again in every command', () => {
+    const connection = 'ssh -p 19377 root@154.54.102.39 -i ~/.ssh/id_ed25519 -o StrictHostKeyChecking=no'
+    const first = `${connection} "cd /workspace/diffusion && python scripts/pretrain.py --max_steps 3000 --per_device_train_batch_size 16"`
+    const second = `sleep 30 && ${connection} "cd /workspace/diffusion && python scripts/generate.py --model_path ./checkpoints/run1 --num_steps 64"`
+    const estimate = full.estimate([call('Bash', { command: first }), call('Bash', { command: second })])
+    expect(texts(estimate.items)).toEqual([
+      connection,
+      '"cd /workspace/diffusion && python scripts/pretrain.py --max_steps 3000 --per_device_train_batch_size 16"',
+      'sleep 30 &&',
+      '"cd /workspace/diffusion && python scripts/generate.py --model_path ./checkpoints/run1 --num_steps 64"',
+    ])
+    // Each item is located where it stands in its call's rendering.
+    for (const item of estimate.items) {
+      const rendered = renderMessage(call('Bash', { command: item.message === 0 ? first : second })).text
+      expect(rendered.slice(item.start, item.end)).toBe(JSON.stringify(item.text).slice(1, -1))
+    }
+  })
+})

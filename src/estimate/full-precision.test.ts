@@ -151,13 +151,13 @@ describe('not state: what a tool call holds that can be had again', () => {
     expect(texts(full.extract(call('Bash', { command: 'sleep 5 && tail -5 /tmp/a.log > /tmp/b.log' }), 0))).toEqual(['sleep 5 && tail -5 /tmp/a.log > /tmp/b.log'])
   })
 
-  it('a read on another machine is its connection (once per segment) and what it reads; remote work stays whole', () => {
+  it('a read on another machine is its connection (once per segment) and what it reads; remote work is the connection and the command sent', () => {
     const connection = 'ssh -p 2222 root@10.0.0.7 -i ~/.ssh/id_ed25519 -o ConnectTimeout=10'
     const reads = [call('Bash', { command: `${connection} "tail -5 /workspace/train.log"` }), call('Bash', { command: `sleep 60 && ${connection} "nvidia-smi && cat /workspace/loss.csv"` })]
     const estimate = full.estimate(reads)
     expect(texts(estimate.items)).toEqual([connection, '/workspace/train.log', '/workspace/loss.csv'])
     const work = `${connection} "cd /workspace && python train.py --max_steps 3000"`
-    expect(texts(full.extract(call('Bash', { command: work }), 0))).toEqual([work])
+    expect(texts(full.extract(call('Bash', { command: work }), 0))).toEqual([connection, '"cd /workspace && python train.py --max_steps 3000"'])
   })
 
   it("a long script's lines of bare names go, its lines with values stay", () => {

@@ -188,7 +188,11 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
       if (targets > 0) return
     }
     const bodies: Array<[number, number]> = []
-    const ranges = commandRanges(value, options, bodies)
+    let ranges = commandRanges(value, options, bodies)
+    // A command run on another machine repeats its connection (`ssh -p 19377 root@host -i key -o …`) with every
+    // command sent there: the connection is its own item (once per segment), the command sent is the other.
+    const remote = connection ?? remoteConnection(value)
+    if (remote !== undefined) ranges = withoutConnection(value, ranges, remote)
     if (ranges.length === 1 && ranges[0]![0] === 0 && ranges[0]![1] === value.length) {
       push(value, at, at + (json ? jsonLength(value) : value.length))
       return
@@ -397,6 +401,34 @@ function remoteConnection(command: string): [number, number] | undefined {
     if (SSH_VALUE_OPTIONS.has(text)) word()
     if (end !== -1) end = index
   }
+}
+
+/**
+ * `ranges` (in order) with the connection `[start, end)` as a range of its own: a range holding it is cut into what
+ * stands before it (when it holds a letter or digit, not only `&&`) and what follows it (trimmed, opening quote
+ * kept), unless a heredoc follows it, whose opening line stays whole.
+ */
+function withoutConnection(value: string, ranges: ReadonlyArray<[number, number]>, connection: [number, number]): Array<[number, number]> {
+  const out: Array<[number, number]> = []
+  for (const [start, end] of ranges) {
+    if (end <= connection[0] || start >= connection[1]) {
+      out.push([start, end])
+      continue
+    }
+    const before = trimmedRange(value, start, connection[0])
+    if (before !== undefined && /[A-Za-z0-9]/.test(value.slice(before[0], before[1]))) out.push(before)
+    out.push(connection)
+    const after = trimmedRange(value, connection[1], end)
+    // A heredoc sent there (`ssh host << 'EOF'`) is its body's lines: the line that opens it stays whole.
+    if (after !== undefined && value.startsWith('<<', after[0])) {
+      out.pop()
+      if (out.length > 0 && out[out.length - 1]![0] >= start) out.pop()
+      out.push([start, end])
+      continue
+    }
+    if (after !== undefined) out.push(after)
+  }
+  return out
 }
 
 /** The steps of a shell command (split at unquoted `&&`, `||`, `;`, `|` and line breaks), each as its words (quotes kept). */
