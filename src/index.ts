@@ -39,14 +39,14 @@ export * from './compact/index.js'
 export { applyLayout, compactLogged, compactWithEvents, createCompactor, eventsJsonl, RECORD_DEFAULTS } from './runtime/index.js'
 export type {
   BudgetSignal, CompactionPolicy, Compactor, CompactorChecks, CompactorEvent, CompactorEventType, CompactorOptions,
-  CompactorResult, CompactorStats, EventBase, EventItem, LayoutEntry, RuntimeRange,
+  CompactorResult, CompactorStats, EventBase, EventItem, LayoutEntry, PlannedPart, PolicyAction, RefusalCode, RuntimeRange,
 } from './runtime/index.js'
 
 export {
   auditLogRecords, auditReport, auditTotals, auditTranscript, findSummaries, highWaterCuts, isAuditLogHead,
-  isOpenCodeExportHead, readOpenCodeExport,
+  isOpenCodeExportHead, isOpenCodeStorageRoot, readOpenCodeExport, readOpenCodeStorageSession,
 } from './audit/index.js'
 export type {
   AuditDecision, AuditOptions, AuditReport, AuditTotals, CounterfactualReason, CutAudit, FailedFile, FileAudit, LostItem,
-  SummaryAudit, SummaryPoint,
+  OpenCodeStorageFile, OpenCodeStoredMessage, SummaryAudit, SummaryPoint,
 } from './audit/index.js'
