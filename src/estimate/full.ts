@@ -5,7 +5,7 @@ import { renderMessage } from '../transcript/render.js'
 import { entryKind, parseStateBlock } from '../state-block/index.js'
 import { argumentItems } from './extractors/arguments.js'
 import { sameUnits } from './extractors/_scan.js'
-import { scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
+import { ScanCaches, scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
 import { SpanSet } from './_span-set.js'
 import { segmentItems } from './segment-items.js'
 
@@ -109,6 +109,8 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
   // The span list of the last message, kept for the next one unless it grew large: a transcript has tens of thousands
   // of messages, and a list is three typed arrays.
   let spare: SpanList | undefined
+  // The scanner's caches, this estimator's own: another estimator's scans never evict or reset them.
+  const caches = new ScanCaches()
 
   function extractUncached(message: Message, messageIndex: number): FloorItem[] {
     const rendered = renderMessage(message)
@@ -122,7 +124,7 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
       const part = message.parts[span.part]!
       if (part.type === 'reasoning') continue
       if (part.type === 'tool-call') {
-        for (const argument of argumentItems(part, span.start, { maxLength, maxLines })) {
+        for (const argument of argumentItems(part, span.start, { maxLength, maxLines, caches })) {
           if (argumentTexts.has(argument.text)) continue
           argumentTexts.add(argument.text)
           items.push({ kind: 'tool-argument', text: argument.text, tokens: tokenizer.count(argument.text), message: messageIndex, start: argument.start, end: argument.end })
@@ -139,11 +141,11 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
           const start = span.start + entry.start
           items.push({ kind: entryKind(entry), text: entry.text, tokens: tokenizer.count(entry.text), message: messageIndex, start, end: start + entry.text.length })
         }
-        if (block.start > 0) scanText(rendered.text, span.start, span.start + block.start, mode, false, spans)
-        if (span.start + block.end < span.end) scanText(rendered.text, span.start + block.end, span.end, mode, false, spans)
+        if (block.start > 0) scanText(rendered.text, span.start, span.start + block.start, { mode, caches, into: spans })
+        if (span.start + block.end < span.end) scanText(rendered.text, span.start + block.end, span.end, { mode, caches, into: spans })
         continue
       }
-      scanText(rendered.text, span.start, span.end, mode, part.type === 'tool-result' && part.isError, spans)
+      scanText(rendered.text, span.start, span.end, { mode, caches, isError: part.type === 'tool-result' && part.isError, into: spans })
     }
     // Repeats inside one message add nothing to any segment's floor: keep the first occurrence of each text. Spans
     // are deduplicated in place, so only distinct texts are sliced. Most messages have a few spans: those are compared

@@ -8,16 +8,30 @@ import { sameUnits } from './_scan.js'
 
 /** Lines shorter than this are not looked up: scanning them again costs about what the lookup does. */
 const MIN_LENGTH = 12
-/*
+const BITS = 12
+
+/**
  * Lines met lately: direct-mapped (a colliding line evicts the one before it, which only means that a later repeat of
  * it is scanned again), keyed by the line's length and a few of its units, and confirmed by comparing the units.
  * Entries belong to the pass whose generation they carry, as they hold offsets into its text. Small enough to stay in
- * cache: repeats in agent text come within a few dozen lines (a traceback's fixed lines, a test run's header).
+ * cache: repeats in agent text come within a few dozen lines (a traceback's fixed lines, a test run's header). Each
+ * estimator owns one (see `ScanCaches`), so estimators never evict each other's lines.
  */
-const BITS = 12
-/** Per slot, side by side: generation, start, length. */
-const table = new Int32Array(4 << BITS)
-let generations = 0
+export class RecentLines {
+  /** Per slot, side by side: generation, start, length. */
+  readonly slots = new Int32Array(4 << BITS)
+  /** The last generation handed out. */
+  generation = 0
+
+  /** A generation for a new pass (starting over, table emptied, when the counter would overflow). */
+  nextGeneration(): number {
+    if (this.generation === 0x7fffffff) {
+      this.generation = 0
+      this.slots.fill(0)
+    }
+    return ++this.generation
+  }
+}
 
 /**
  * The repeated lines of one text, in order: `[starts[i], ends[i])`, ends excluding the newline, and `originals[i]`, the
@@ -29,13 +43,12 @@ export class RepeatedLines {
   readonly ends: number[] = []
   readonly originals: number[] = []
   private readonly generation: number
+  private readonly table: Int32Array
 
-  constructor() {
-    if (generations === 0x7fffffff) {
-      generations = 0
-      table.fill(0)
-    }
-    this.generation = ++generations
+  /** `recent`: the table of lines met lately, owned by the caller's estimator. */
+  constructor(recent: RecentLines) {
+    this.table = recent.slots
+    this.generation = recent.nextGeneration()
   }
 
   /** Records the line `[start, end)` of `text` (lines come in order) as repeated if an earlier one had its units. */
@@ -49,6 +62,7 @@ export class RepeatedLines {
     hash = Math.imul(hash ^ text.charCodeAt(end - 1), 0x01000193)
     hash = Math.imul(hash ^ text.charCodeAt(end - 2), 0x01000193)
     const at = ((hash ^ (hash >>> 16)) & ((1 << BITS) - 1)) << 2
+    const table = this.table
     if (table[at] === this.generation && table[at + 2] === length && sameUnits(text, table[at + 1]!, start, length)) {
       this.starts[this.count] = start
       this.originals[this.count] = table[at + 1]!

@@ -9,7 +9,7 @@
 import type { ToolCallPart } from '../../spec/transcript.js'
 import { capSpan } from './lines.js'
 import { wordsOf } from './_scan.js'
-import { scanText, SpanList } from './scan-text.js'
+import { type ScanCaches, scanText, SpanList } from './scan-text.js'
 import { classifyWord, standsAlone } from './words.js'
 
 /** An argument's text that is state, with the range of its JSON form in the rendered message. */
@@ -24,6 +24,8 @@ export interface ArgumentOptions {
   /** String arguments longer than this (or with more lines than `maxLines`) are payloads or long commands. */
   readonly maxLength: number
   readonly maxLines: number
+  /** The caches of the estimator that reads the call (see `ScanCaches`). */
+  readonly caches: ScanCaches
 }
 
 /** Argument keys whose values are narrative about the call, not state. */
@@ -146,7 +148,7 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     return [from, from + escapedLength(value, start, end)]
   }
   if (INSTRUCTION_KEYS.has(name)) {
-    const spans = scanText(value, 0, value.length, 'assistant', false, new SpanList(16))
+    const spans = scanText(value, 0, value.length, { mode: 'assistant', caches: options.caches, into: new SpanList(16) })
     // Spans come in order: one pass locates them all, however long the instructions.
     const locateInOrder = inOrder(value, at, json)
     for (let index = 0; index < spans.length; index++) {
@@ -160,7 +162,7 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     // written into it only (see PAYLOAD_VALUE_KINDS). Measured on the corpus's real compaction points, the values of
     // files the agent wrote were 48 of the 120 items a session used again after its first summary.
     const long = value.length > SHORT_PAYLOAD_LENGTH || lines > SHORT_PAYLOAD_LINES
-    payloadItems(value, 0, value.length, long ? PAYLOAD_VALUE_KINDS : undefined, inOrder(value, at, json), push)
+    payloadItems(value, 0, value.length, long ? PAYLOAD_VALUE_KINDS : undefined, inOrder(value, at, json), options.caches, push)
     return
   }
   if (COMMAND_KEYS.has(name)) {
@@ -171,7 +173,7 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     // every look: the connection is kept (once per segment, as items are distinct by text) and what it reads.
     const connection = value.length <= options.maxLength ? remoteConnection(value) : undefined
     if (value.length <= options.maxLength && (/^\s*sleep\s/.test(value) || connection !== undefined) && isObservation(value)) {
-      const spans = scanText(value, 0, value.length, 'code', false, new SpanList(16))
+      const spans = scanText(value, 0, value.length, { mode: 'code', caches: options.caches, into: new SpanList(16) })
       let targets = 0
       if (connection !== undefined) {
         const [start, end] = locate(connection[0], connection[1])
@@ -200,7 +202,7 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     // The body of a heredoc that writes a file is a payload: its values are items, as a Write call's are.
     if (bodies.length > 0) {
       const locateBody = inOrder(value, at, json)
-      for (const [start, end] of bodies) payloadItems(value, start, end, PAYLOAD_VALUE_KINDS, locateBody, push)
+      for (const [start, end] of bodies) payloadItems(value, start, end, PAYLOAD_VALUE_KINDS, locateBody, options.caches, push)
     }
     let escapedTo = 0
     let escapedAt = at + (json ? 1 : 0)
@@ -222,8 +224,8 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
  * Pushes the items of the payload `value[start, end)` read as code (only those of `kinds` when given), located by
  * `locate`, which takes ranges in increasing order.
  */
-function payloadItems(value: string, start: number, end: number, kinds: ReadonlySet<string> | undefined, locate: (start: number, end: number) => [number, number], push: Push): void {
-  const spans = scanText(value, start, end, 'code', false, new SpanList(16))
+function payloadItems(value: string, start: number, end: number, kinds: ReadonlySet<string> | undefined, locate: (start: number, end: number) => [number, number], caches: ScanCaches, push: Push): void {
+  const spans = scanText(value, start, end, { mode: 'code', caches, into: new SpanList(16) })
   for (let index = 0; index < spans.length; index++) {
     if (kinds !== undefined && !kinds.has(spans.kindOf(index))) continue
     const kind = spans.kindOf(index)

@@ -223,13 +223,12 @@ export function jsonMessage(text: string, start: number, end: number): RawSpan |
  */
 export function quotedSpans(text: string, start: number, end: number): RawSpan[] {
   const spans: RawSpan[] = []
+  // Offsets of the line's quote characters: a list per call, so that no scan shares a buffer with another.
+  const lineQuotes: number[] = []
   const count = quotePositions(text, start, end, lineQuotes, 0)
   forEachQuoted(text, start, end, lineQuotes, count, (isRegex, from, to) => spans.push({ kind: isRegex ? 'regex' : 'quoted', start: from, end: to }))
   return spans
 }
-
-/** Offsets of the quote characters of a line, for {@link quotedSpans} (reused: scans never nest). */
-const lineQuotes: number[] = []
 
 /** Appends the offsets of the quote characters (`"`, `'`, `` ` ``, `“`, `”`) in `[start, end)` to `into` from `count` on; returns the new count. */
 export function quotePositions(text: string, start: number, end: number, into: number[], count: number): number {

@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { findPhrases } from './_phrases.js'
-import { RepeatedLines } from './_repeated-lines.js'
+import { RecentLines, RepeatedLines } from './_repeated-lines.js'
 
 const linesOf = (text: string) => {
-  const repeated = new RepeatedLines()
+  const repeated = new RepeatedLines(new RecentLines())
   findPhrases(text, true, repeated)
   return Array.from({ length: repeated.count }, (_, index) => [repeated.starts[index]!, repeated.ends[index]!] as const)
 }

@@ -3,7 +3,7 @@ import { COLON, DIGIT, DOT, EQUALS, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWE
 import { sameUnits, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
 import { findPhrases } from './_phrases.js'
-import { RepeatedLines } from './_repeated-lines.js'
+import { RecentLines, RepeatedLines } from './_repeated-lines.js'
 import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, jsonMessage, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
 import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone } from './words.js'
 
@@ -34,9 +34,6 @@ const PATH = kindCode('path')
 /** Units that make an identifier hold a value: `=`, a digit or a quote (`dtype="float32"`, `probs.max(dim=-1)`). */
 const VALUE_UNITS = EQUALS | DIGIT | QUOTE
 const NO_SPANS: readonly RawSpan[] = []
-/** Unit classes of lower-case letters. */
-const PROSE_UNITS = LOWER | NON_HEX_LETTER
-
 /** Whether a word with these flags and length could be a URL, UUID or hash (what tool results keep). */
 function mayBeToolIdentifier(flags: number, length: number): boolean {
   if (flags & COLON || (flags & DIGIT && flags & DOT)) return true
@@ -58,48 +55,66 @@ const isDigit = (code: number) => code >= 48 && code <= 57
 /** {@link TOOL_RESULT_KINDS} as a mask of kind codes. */
 const TOOL_RESULT_CODES = [...TOOL_RESULT_KINDS].reduce((mask, kind) => mask | (1 << kindCode(kind)), 0)
 
-/*
- * The kinds of the words a scan classified lately: agent text repeats its identifiers, paths and errors, and a lookup
- * costs less than the patterns. A direct-mapped cache (a colliding word evicts the one before it), keyed by a hash of
- * the word and checked against the word's units; entries belong to the scan whose generation they carry, as they hold
- * offsets into its text. A word's flags follow from its text, so its kind does too.
- */
-const CACHE_BITS = 15
-/** Per slot, side by side (one cache line per lookup): generation, start, length, kind code. */
-const cached = new Int32Array(4 << CACHE_BITS)
-let generations = 0
-
-/** A generation for a new scan (starting over, cache emptied, when the counter would overflow). */
-function nextGeneration(): number {
-  if (generations === 0x7fffffff) {
-    generations = 0
-    cached.fill(0)
-  }
-  return ++generations
-}
-
 /**
  * Set in a word's code when the word is not state by itself (see `standsAlone`): a decimal may still version the
  * product before it (`Python 3.11`), so the scan decides after that look.
  */
 const NOT_ALONE = 0x100
 const KIND_MASK = 0xff
+const CACHE_BITS = 15
 
-/** The kind code of the word `[start, end)` of `text` (-1 for none, {@link NOT_ALONE} set for a word not state alone), from the cache when the scan saw it lately. */
-function classifyCached(text: string, start: number, end: number, flags: number, generation: number): number {
-  const length = end - start
-  // A hash of the whole word: sampling a few units is cheaper, but paths and names that share them evict each other.
-  const hash = hashUnits(text, start, end, 0x2545f491)
-  const at = (hash & ((1 << CACHE_BITS) - 1)) << 2
-  if (cached[at] === generation && cached[at + 2] === length && sameUnits(text, cached[at + 1]!, start, length)) return cached[at + 3]!
-  const word = text.slice(start, end)
-  const kind = classifyWord(word, flags)
-  const code = kind ? kindCode(kind) | (standsAlone(word, kind, flags) ? 0 : NOT_ALONE) : -1
-  cached[at] = generation
-  cached[at + 1] = start
-  cached[at + 2] = length
-  cached[at + 3] = code
-  return code
+/**
+ * The kinds of the words scans classified lately: agent text repeats its identifiers, paths and errors, and a lookup
+ * costs less than the patterns. A direct-mapped cache (a colliding word evicts the one before it), keyed by a hash of
+ * the word and checked against the word's units; entries belong to the scan whose generation they carry, as they hold
+ * offsets into its text. A word's flags follow from its text, so its kind does too.
+ */
+export class WordKinds {
+  /** Per slot, side by side (one cache line per lookup): generation, start, length, kind code. */
+  readonly slots = new Int32Array(4 << CACHE_BITS)
+  /** The last generation handed out. */
+  generation = 0
+
+  /** A generation for a new scan (starting over, cache emptied, when the counter would overflow). */
+  nextGeneration(): number {
+    if (this.generation === 0x7fffffff) {
+      this.generation = 0
+      this.slots.fill(0)
+    }
+    return ++this.generation
+  }
+
+  /**
+   * kindOf(word [start, end) of text) = its kind code (-1 for none, {@link NOT_ALONE} set for a word not state alone),
+   * from the cache when the scan of `generation` saw it lately.
+   */
+  kindOf(text: string, start: number, end: number, flags: number, generation: number): number {
+    const slots = this.slots
+    const length = end - start
+    // A hash of the whole word: sampling a few units is cheaper, but paths and names that share them evict each other.
+    const hash = hashUnits(text, start, end, 0x2545f491)
+    const at = (hash & ((1 << CACHE_BITS) - 1)) << 2
+    if (slots[at] === generation && slots[at + 2] === length && sameUnits(text, slots[at + 1]!, start, length)) return slots[at + 3]!
+    const word = text.slice(start, end)
+    const kind = classifyWord(word, flags)
+    const code = kind ? kindCode(kind) | (standsAlone(word, kind, flags) ? 0 : NOT_ALONE) : -1
+    slots[at] = generation
+    slots[at + 1] = start
+    slots[at + 2] = length
+    slots[at + 3] = code
+    return code
+  }
+}
+
+/**
+ * The caches a scan reads and fills, owned by one estimator (see `createFullEstimator`): two estimators never evict
+ * or reset each other's entries. Scans never nest, so one set serves every scan of its estimator.
+ */
+export class ScanCaches {
+  /** Kinds of the words classified lately. */
+  readonly words = new WordKinds()
+  /** Lines met lately, to find a part's repeated lines. */
+  readonly lines = new RecentLines()
 }
 
 /** Spans in parallel typed arrays (kind code, start, end), in the order pushed: no object per span. */
@@ -308,286 +323,454 @@ const NO_ERROR = 0
 const ERROR_LINE = 1
 const EXIT_LINE = 2
 
+/** Options of {@link scanText}. */
+export interface ScanOptions {
+  /** How the part is read (see {@link ScanMode}). */
+  readonly mode: ScanMode
+  /** The caches of the estimator that scans (see {@link ScanCaches}). */
+  readonly caches: ScanCaches
+  /**
+   * Whether the part is a tool result flagged as failed: one that names no error keeps its message.
+   * @default false
+   */
+  readonly isError?: boolean
+  /**
+   * Where the spans are appended.
+   * @default a new list
+   */
+  readonly into?: SpanList
+}
+
 /**
  * Scans `[start, end)` of `text` line by line and appends merged spans (absolute offsets), in order, to `into`
  * (a new list unless given), which it returns. A line with the units of an earlier line of the range is skipped: its
  * spans would repeat texts found already, and callers keep the first span of each text.
  *
  * Error hints, error phrases and constraint cues are located by one automaton pass over the part (`findPhrases`), so
- * the per-line work for prose is a character loop that computes each word's class flags; only words that are not
- * plain prose are sliced and classified (see ARCHITECTURE.md, "How `full` reads a part"). A failing tool result that
- * names no error keeps its message: its first line, or a JSON result's message string (a result of search matches,
- * `path:line:` lines, is output, not an error).
+ * the per-line work for prose is a character loop that computes each word's class flags ({@link readLineWords}); only
+ * words that are not plain prose are sliced and classified (see ARCHITECTURE.md, "How `full` reads a part"). The
+ * steps of a line are {@link PartScan}'s methods. A failing tool result that names no error keeps its message: its
+ * first line, or a JSON result's message string (a result of search matches, `path:line:` lines, is output, not an
+ * error).
  *
  * Every extractor reads its line only, but one: in tool output and pasted text, an error's detail line — the line after
  * an error line when indented further (`ValueError: bad config` then `  expected int, got str`), or the line after
  * `Exit code N` (the command's first output) — is an error whole. So a line after an error line is never skipped, and
  * a skipped line passes on the error status of the line it repeats.
  */
-export function scanText(text: string, start: number, end: number, mode: ScanMode, isError: boolean, into: SpanList = new SpanList()): SpanList {
-  const region = start === 0 && end === text.length ? text : text.slice(start, end)
-  const repeated = new RepeatedLines()
+export function scanText(text: string, start: number, end: number, options: ScanOptions): SpanList {
+  const into = options.into ?? new SpanList()
   const base = into.length
-  // A local binding of the table: the character loop below is the hottest code of the estimator.
-  const units = UNIT_CLASS
-  // Phrase offsets, each list in order: a line's hits are found by cursors over increasing lines (errorOffsets[errorFrom,
-  // errorTo) for hints).
-  const { hints: errorOffsets, cues: cueOffsets, errors: phraseOffsets, examples: exampleOffsets } = findPhrases(region, mode === 'instruction' || mode === 'summary', repeated)
-  // Lines met before in this part are skipped: they add no span of a new text (see RepeatedLines).
-  let repeatTo = 0
-  // Offsets of example cues (`such as`, `e.g.`), found by the phrase pass; a line holding one drops its examples' spans.
-  const exampleCues = mode === 'tool' || mode === 'code' ? NO_OFFSETS : exampleOffsets
-  let exampleTo = 0
-  let errorTo = 0
-  let phraseTo = 0
-  let cueTo = 0
-  const starts: number[] = []
-  const ends: number[] = []
-  const flags: number[] = []
-  // Indices of the line's words that some pattern could match (the rest are prose, integers or capitals).
-  const candidates: number[] = []
-  // Offsets of the line's quote characters.
-  const quotes: number[] = []
-  // The line's words holding an error hint.
-  const hintWords: Array<{ start: number; end: number; text: string }> = []
-  // First and last word of each numeric phrase of the line (and, for flag phrases, whether the value is a number).
-  const phrases: number[] = []
-  const spans = new LineSpans()
-  const generation = nextGeneration()
-  const length = region.length
-  const tool = mode === 'tool'
-  // In an edit's payload, a name of code without a value (`config.max_new_tokens`) is in the file the edit names.
-  const code_ = mode === 'code'
-  // Whether quoted strings are found (and the quote characters of a line noted).
-  const quoting = !tool && mode !== 'code'
-  const source: ErrorSource = tool ? 'tool' : mode === 'instruction' ? 'pasted' : 'prose'
-  // (A closure here would capture `region`, and a captured variable is read from its context in the character loop.)
-  spans.quoteText = region
-  spans.quoteSource = mode === 'instruction' || mode === 'summary' ? mode : 'assistant'
-  // Prose states errors in sentences and bullets: an indented line after one is the next bullet, not its detail.
-  const details = source !== 'prose'
-  let sawError = false
-  let firstLine: [number, number] | undefined
-  let firstLineStart = 0
-  // The error status of the line before (see NO_ERROR), and of the lines that had an error, by start (a skipped line
-  // has its original's).
-  let previous = NO_ERROR
-  // Starts of the lines with an error of their own, in order, and their statuses (arrays, not a map: fewer allocations).
-  const errorStarts: number[] = []
-  const errorStatuses: number[] = []
+  const scan = new PartScan(text, start, end, options.mode, options.caches, into)
+  scan.scanLines()
+  if (options.mode === 'tool' && options.isError === true) scan.keepFailingMessage(base)
+  return into
+}
 
-  let lineStart = 0
-  let index = 0
+/**
+ * The words of one line (see {@link readLineWords}), in buffers reused from line to line: `count` says how many
+ * entries the line holds.
+ */
+class LineWords {
+  count = 0
+  readonly starts: number[] = []
+  readonly ends: number[] = []
+  /** Each word's class flags (see `wordFlags`). */
+  readonly flags: number[] = []
+  /** Indices of the words some pattern could match (the rest are prose, integers or capitals), `candidateCount` of them. */
+  readonly candidates: number[] = []
+  candidateCount = 0
+  /** Offsets of the line's quote characters, `quoteCount` of them (noted only when the scan finds quoted strings). */
+  readonly quotes: number[] = []
+  quoteCount = 0
+  /** The union of the words' flags. */
+  lineFlags = 0
+  /** The union of every word's raw flags, trimmed punctuation and blobs included (whether the line holds a quote character). */
+  lineRaw = 0
+  /** Whether a word holds a lint code's head (`E501`): then every word of the line is a possible error anchor. */
+  lint = false
+  /** Whether a word starts with `-` (a flag, perhaps with a value after it). */
+  dash = false
+}
+
+/** Unit classes of lower-case letters. */
+const PROSE_UNITS = LOWER | NON_HEX_LETTER
+
+/**
+ * readLineWords(region from `index`) = the end of the line (its `\n`, or the region's end), having filled `words` with
+ * the line's words (trimmed of wrapping punctuation), their flags, candidates and quote offsets: one pass, one table
+ * lookup per unit (no separate search for `\n`). `tool`: only words that may be a URL, UUID or hash are candidates;
+ * `quoting`: quote characters are noted.
+ */
+function readLineWords(region: string, index: number, words: LineWords, tool: boolean, quoting: boolean): number {
+  // Local bindings: this is the hottest loop of the estimator.
+  const units = UNIT_CLASS
+  const { starts, ends, flags, candidates, quotes } = words
+  const length = region.length
+  let count = 0
+  let candidateCount = 0
+  let lineFlags = 0
+  let lineRaw = 0
+  let quoteCount = 0
+  let lint = false
+  let dash = false
+  let unitClass = 0
   for (;;) {
-    // Word buffers are reused across lines: `count` says how many entries this line holds.
-    let count = 0
-    let candidateCount = 0
-    let lineFlags = 0
-    // Raw flags of every word, trimmed punctuation and blobs included: whether the line holds a quote character.
-    let lineRaw = 0
-    let quoteCount = 0
-    // Whether a word holds a lint code's head (`E501`): then every word of the line is a possible error anchor.
-    let lint = false
-    // Whether a word starts with `-` (a flag, perhaps with a value after it).
-    let dash = false
-    if (repeatTo < repeated.count && repeated.starts[repeatTo] === lineStart) {
-      const original = repeated.originals[repeatTo]!
-      const repeatEnd = repeated.ends[repeatTo++]!
-      // A line after an error line may be its detail: scanned, as its first occurrence may not have followed one.
-      if (previous === NO_ERROR) {
-        previous = errorStarts.length > 0 ? statusOf(errorStarts, errorStatuses, original) : NO_ERROR
-        index = repeatEnd
-        if (index === length) break
-        lineStart = ++index
-        continue
-      }
+    for (; index < length; index++) {
+      unitClass = units[region.charCodeAt(index)]!
+      if ((unitClass & SPACE) === 0 || unitClass & NEWLINE) break
     }
-    // One pass over the line finds its words, their class flags and the line's end (no separate search for `\n`).
-    let unitClass = 0
-    for (;;) {
-      for (; index < length; index++) {
-        unitClass = units[region.charCodeAt(index)]!
-        if ((unitClass & SPACE) === 0 || unitClass & NEWLINE) break
-      }
-      if (index === length || unitClass & NEWLINE) break
-      const wordStart = index
-      // The first unit is classified apart, so that a leading capital needs no count: UPPER_INNER in `raw` means a later one.
-      const firstClass = unitClass
-      let raw = 0
-      for (index++; index < length; index++) {
-        const charClass = units[region.charCodeAt(index)]!
-        if (charClass & SPACE) break
-        raw |= charClass
-      }
-      const all = firstClass | raw
-      lineRaw |= all
-      // Most words are lower-case letters, perhaps after a capital: nothing below applies to them but being kept.
-      if ((raw & ~PROSE_UNITS) === 0 && (firstClass & ~(PROSE_UNITS | UPPER_INNER)) === 0) {
-        starts[count] = wordStart
-        ends[count] = index
-        const prose = firstClass & UPPER_INNER ? (firstClass & ~UPPER_INNER) | UPPER_FIRST | raw : all
-        flags[count++] = prose
-        lineFlags |= prose
-        continue
-      }
-      // Quote pairing walks the line's quote characters only: the few words holding one are scanned again for them.
-      if (all & (QUOTE | RIGHT_QUOTE) && quoting) quoteCount = quotePositions(region, wordStart, index, quotes, quoteCount)
-      if (!lint && (all & (UPPER_INNER | DIGIT)) === (UPPER_INNER | DIGIT)) lint = holdsLintHint(region, wordStart, index)
-      if (firstClass & HYPHEN) dash = true
-      let left = wordStart
-      let right = index
-      if (all & (LEADING_TRIM | TRAILING_TRIM)) {
-        while (left < right && units[region.charCodeAt(left)]! & LEADING_TRIM) left++
-        let trail = right
-        let closer = false
-        for (; trail > left; trail--) {
-          const code = region.charCodeAt(trail - 1)
-          if ((units[code]! & TRAILING_TRIM) === 0) break
-          if (code === 41) closer = true
-        }
-        // A call keeps its closing parenthesis (`main()`).
-        right = closer ? trimmedEnd(region, left, trail, right) : trail
-        if (right <= left) continue
-      }
-      let wordFlagsValue: number
-      if (left !== wordStart || right !== index) wordFlagsValue = wordFlags(region, left, right)
-      else wordFlagsValue = (firstClass & UPPER_INNER ? (firstClass & ~UPPER_INNER) | UPPER_FIRST | raw : all) & WORD_FLAGS
-      starts[count] = left
-      ends[count] = right
-      flags[count] = wordFlagsValue
-      lineFlags |= wordFlagsValue
-      // One-unit words never classify.
-      if (right - left >= 2 && !isUnclassifiable(wordFlagsValue, region.charCodeAt(left)) && (!tool || mayBeToolIdentifier(wordFlagsValue, right - left))) candidates[candidateCount++] = count
-      count++
+    if (index === length || unitClass & NEWLINE) break
+    const wordStart = index
+    // The first unit is classified apart, so that a leading capital needs no count: UPPER_INNER in `raw` means a later one.
+    const firstClass = unitClass
+    let raw = 0
+    for (index++; index < length; index++) {
+      const charClass = units[region.charCodeAt(index)]!
+      if (charClass & SPACE) break
+      raw |= charClass
     }
-    // Whether the line's words are all ASCII (what error phrases need to know).
-    const lineAscii = (lineRaw & NON_ASCII) === 0
-    let lineEnd = index
-    if (lineEnd > lineStart && region.charCodeAt(lineEnd - 1) === 13) lineEnd--
-    let status = NO_ERROR
-    if (count > 0) {
-      if (firstLine === undefined) {
-        firstLine = [starts[0]!, ends[count - 1]!]
-        // Where the line's first unit stands, before any trimmed punctuation (a JSON result's `{`).
-        firstLineStart = lineStart
-        while (units[region.charCodeAt(firstLineStart)]! & SPACE) firstLineStart++
-      }
-      while (errorTo < errorOffsets.length && errorOffsets[errorTo]! < lineStart) errorTo++
-      const errorFrom = errorTo
-      while (errorTo < errorOffsets.length && errorOffsets[errorTo]! < lineEnd) errorTo++
-      if (errorTo > errorFrom || lint) {
-        // Every error anchor word contains a hint, so only the words holding hints need a look (all of them for lint codes).
-        let hinted = 0
-        for (let word = 0, hit = errorFrom; word < count; word++) {
-          while (hit < errorTo && errorOffsets[hit]! < starts[word]!) hit++
-          const holdsHint = hit < errorTo && errorOffsets[hit]! < ends[word]!
-          if (lint || holdsHint) {
-            // The line's words are objects reused from line to line: errorSpan reads them during the call only.
-            const reused = hintWords[hinted] ?? (hintWords[hinted] = { start: 0, end: 0, text: '' })
-            reused.start = starts[word]!
-            reused.end = ends[word]!
-            reused.text = region.slice(starts[word], ends[word])
-            hinted++
-          }
-        }
-        hintWords.length = hinted
-        const words = hintWords
-        while (phraseTo < phraseOffsets.length && phraseOffsets[phraseTo]! < lineStart) phraseTo++
-        // An error phrase counts where it starts a word (`killed`, not `skilled`).
-        let holdsPhrase = false
-        for (let at = phraseTo; at < phraseOffsets.length && phraseOffsets[at]! < lineEnd && !holdsPhrase; at++) holdsPhrase = !isAsciiLetter(region.charCodeAt(phraseOffsets[at]! - 1))
-        const error = errorSpan(region, lineStart, lineEnd, words, source, lineAscii, holdsPhrase)
-        if (error) {
-          spans.push(ERROR, error.start, error.end)
-          sawError = true
-          if (details) {
-            status = isExitCode(region, error.start, error.end) ? EXIT_LINE : ERROR_LINE + 4 * Math.max(0, indentation(region, lineStart, lineEnd))
-            errorStarts.push(lineStart)
-            errorStatuses.push(status)
-          }
-        }
-      }
-      if (status === NO_ERROR && previous !== NO_ERROR) {
-        const detail = detailSpan(region, lineStart, lineEnd, previous)
-        if (detail !== -1) {
-          let detailEnd = lineEnd
-          while (units[region.charCodeAt(detailEnd - 1)]! & SPACE) detailEnd--
-          spans.push(ERROR, detail, capSpan(region, detail, detailEnd, MAX_ERROR_LENGTH))
-          sawError = true
-        }
-      }
-      if (quoting && lineRaw & QUOTE) forEachQuoted(region, lineStart, lineEnd, quotes, quoteCount, spans.pushQuoted)
-      // The line's error and quoted strings are spans[0, containers); its constraint sentences, pushed last, are
-      // found now, as a word inside any of them (inside and shorter, for a sentence, which comes later among equals)
-      // cannot change what the line's spans merge into, so it is not classified.
-      const containers = spans.count
-      while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineStart) cueTo++
-      const cueFrom = cueTo
-      while (cueTo < cueOffsets.length && cueOffsets[cueTo]! < lineEnd) cueTo++
-      let constraints = cueTo > cueFrom ? constraintSpans(region, lineStart, lineEnd, { offsets: cueOffsets, from: cueFrom, to: cueTo }) : NO_SPANS
-      // A sentence of a pasted error (`error: the following arguments are required`) is the error, not a directive.
-      if (constraints.length > 0 && containers > 0 && spans.kindAt(0) === ERROR) constraints = constraints.filter((sentence) => sentence.end <= spans.startAt(0) || sentence.start >= spans.endAt(0))
-      if (candidateCount > 0) {
-        const hasError = containers > 0 && spans.kindAt(0) === ERROR
-        let container = hasError ? 1 : 0
-        let sentence = 0
-        for (let candidate = 0; candidate < candidateCount; candidate++) {
-          const word = candidates[candidate]!
-          const wordStart = starts[word]!
-          const wordEnd = ends[word]!
-          // Words come in order, and spans[0, containers) are the error span, then quoted strings in order.
-          if (containers > 0) {
-            if (hasError && spans.startAt(0) <= wordStart && wordEnd <= spans.endAt(0)) continue
-            while (container < containers && spans.endAt(container) <= wordStart) container++
-            if (container < containers && spans.startAt(container) <= wordStart && wordEnd <= spans.endAt(container)) continue
-          }
-          if (constraints.length > 0) {
-            while (sentence < constraints.length && constraints[sentence]!.end <= wordStart) sentence++
-            const within = constraints[sentence]
-            if (within && within.start <= wordStart && wordEnd <= within.end && within.end - within.start > wordEnd - wordStart) continue
-          }
-          const classified = classifyCached(region, wordStart, wordEnd, flags[word]!, generation)
-          const code = classified & KIND_MASK
-          if (classified >= 0 && (!tool || TOOL_RESULT_CODES & (1 << code))) {
-            // A version keeps the product it versions (`OpenWrt 23.05-SNAPSHOT`, `node 20.11.1`, `Python 3.11`).
-            const product = word > 0 && (code === VERSION || (code === NUMBER && flags[word] === (DIGIT | DOT))) ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
-            if (product !== -1) spans.push(VERSION, product, wordEnd)
-            // A closing tag (`</task-notification>`) is markup, not a rooted path.
-            else if ((classified & NOT_ALONE) === 0 && !(code === PATH && wordStart > 0 && region.charCodeAt(wordStart - 1) === 60) && !(code === IDENTIFIER && code_ && (flags[word]! & VALUE_UNITS) === 0)) spans.push(code, wordStart, wordEnd)
-          }
-        }
-      }
-      if (!tool && lineFlags & DIGIT) {
-        const found = numericPhrases(region, starts, ends, flags, count, phrases)
-        for (let phrase = 0; phrase < found; phrase++) spans.push(NUMBER, starts[phrases[2 * phrase]!]!, ends[phrases[2 * phrase + 1]!]!)
-      }
-      if (!tool && dash) {
-        const found = flagPhrases(region, starts, ends, flags, count, phrases)
-        for (let phrase = 0; phrase < found; phrase++) spans.push(phrases[3 * phrase + 2] ? NUMBER : IDENTIFIER, starts[phrases[3 * phrase]!]!, ends[phrases[3 * phrase + 1]!]!)
-      }
-      for (const constraint of constraints) spans.push(CONSTRAINT, constraint.start, constraint.end)
-      if (exampleTo < exampleCues.length) {
-        while (exampleTo < exampleCues.length && exampleCues[exampleTo]! < lineStart) exampleTo++
-        if (spans.count > 0 && exampleTo < exampleCues.length && exampleCues[exampleTo]! < lineEnd) spans.dropExamples(region, lineStart, lineEnd)
-      }
-      if (spans.count > 0) spans.flush(into, start)
+    const all = firstClass | raw
+    lineRaw |= all
+    // Most words are lower-case letters, perhaps after a capital: nothing below applies to them but being kept.
+    if ((raw & ~PROSE_UNITS) === 0 && (firstClass & ~(PROSE_UNITS | UPPER_INNER)) === 0) {
+      starts[count] = wordStart
+      ends[count] = index
+      const prose = firstClass & UPPER_INNER ? (firstClass & ~UPPER_INNER) | UPPER_FIRST | raw : all
+      flags[count++] = prose
+      lineFlags |= prose
+      continue
     }
-    previous = status
-    if (index === length) break
-    lineStart = ++index
+    // Quote pairing walks the line's quote characters only: the few words holding one are scanned again for them.
+    if (all & (QUOTE | RIGHT_QUOTE) && quoting) quoteCount = quotePositions(region, wordStart, index, quotes, quoteCount)
+    if (!lint && (all & (UPPER_INNER | DIGIT)) === (UPPER_INNER | DIGIT)) lint = holdsLintHint(region, wordStart, index)
+    if (firstClass & HYPHEN) dash = true
+    let left = wordStart
+    let right = index
+    if (all & (LEADING_TRIM | TRAILING_TRIM)) {
+      while (left < right && units[region.charCodeAt(left)]! & LEADING_TRIM) left++
+      let trail = right
+      let closer = false
+      for (; trail > left; trail--) {
+        const code = region.charCodeAt(trail - 1)
+        if ((units[code]! & TRAILING_TRIM) === 0) break
+        if (code === 41) closer = true
+      }
+      // A call keeps its closing parenthesis (`main()`).
+      right = closer ? trimmedEnd(region, left, trail, right) : trail
+      if (right <= left) continue
+    }
+    let wordFlagsValue: number
+    if (left !== wordStart || right !== index) wordFlagsValue = wordFlags(region, left, right)
+    else wordFlagsValue = (firstClass & UPPER_INNER ? (firstClass & ~UPPER_INNER) | UPPER_FIRST | raw : all) & WORD_FLAGS
+    starts[count] = left
+    ends[count] = right
+    flags[count] = wordFlagsValue
+    lineFlags |= wordFlagsValue
+    // One-unit words never classify.
+    if (right - left >= 2 && !isUnclassifiable(wordFlagsValue, region.charCodeAt(left)) && (!tool || mayBeToolIdentifier(wordFlagsValue, right - left))) candidates[candidateCount++] = count
+    count++
   }
-  if (mode === 'tool' && isError && !sawError && firstLine && searchMatchPrefix(region, firstLine[0], firstLine[1]) === -1) {
-    // The fallback span may overlap the first line's identifiers: merge it with them. A JSON result's message is its
-    // message string, wherever it stands.
+  words.count = count
+  words.candidateCount = candidateCount
+  words.lineFlags = lineFlags
+  words.lineRaw = lineRaw
+  words.quoteCount = quoteCount
+  words.lint = lint
+  words.dash = dash
+  return index
+}
+
+/**
+ * advancePast(offsets, from, limit) = the first index at or after `from` whose offset is not below `limit` (a cursor
+ * over a list of phrase offsets, in order, moved to the next line).
+ */
+function advancePast(offsets: readonly number[], from: number, limit: number): number {
+  while (from < offsets.length && offsets[from]! < limit) from++
+  return from
+}
+
+/**
+ * The scan of one part: its phrase offsets and the cursors over them, the error status passed from line to line, and
+ * the line's words and spans. Each method is one step of a line, in the order {@link PartScan.scanLine} runs them.
+ */
+class PartScan {
+  /** The part, alone (offsets below are into it; spans are shifted by `offset` when flushed). */
+  private readonly region: string
+  private readonly offset: number
+  private readonly into: SpanList
+  private readonly tool: boolean
+  /** Whether quoted strings are found (and the quote characters of a line noted). */
+  private readonly quoting: boolean
+  /** In an edit's payload, a name of code without a value (`config.max_new_tokens`) is in the file the edit names. */
+  private readonly codePayload: boolean
+  private readonly source: ErrorSource
+  /** Prose states errors in sentences and bullets: an indented line after one is the next bullet, not its detail. */
+  private readonly details: boolean
+  private readonly wordKinds: WordKinds
+  private readonly generation: number
+  /** Lines met before in this part are skipped: they add no span of a new text (see RepeatedLines). */
+  private readonly repeated: RepeatedLines
+  private repeatTo = 0
+  // Phrase offsets, each list in order, with a cursor each: a line's hits are found by cursors over increasing lines
+  // (errorOffsets[errorFrom, errorTo) for hints).
+  private readonly errorOffsets: readonly number[]
+  private readonly phraseOffsets: readonly number[]
+  private readonly cueOffsets: readonly number[]
+  /** Offsets of example cues (`such as`, `e.g.`); a line holding one drops its examples' spans. */
+  private readonly exampleCues: readonly number[]
+  private errorTo = 0
+  private phraseTo = 0
+  private cueTo = 0
+  private exampleTo = 0
+  private readonly words = new LineWords()
+  private readonly spans = new LineSpans()
+  /** The line's words holding an error hint (objects reused from line to line: errorSpan reads them during the call only). */
+  private readonly hintWords: Array<{ start: number; end: number; text: string }> = []
+  /** First and last word of each numeric phrase of the line (and, for flag phrases, whether the value is a number). */
+  private readonly phrases: number[] = []
+  /** The error status of the line before (see NO_ERROR). */
+  private previous = NO_ERROR
+  /** Starts of the lines with an error of their own, in order, and their statuses (arrays, not a map: fewer allocations). */
+  private readonly errorStarts: number[] = []
+  private readonly errorStatuses: number[] = []
+  private sawError = false
+  /** The first line with words: its first word's start and last word's end (-1 until found), and its first unit. */
+  private firstLineFrom = -1
+  private firstLineTo = -1
+  private firstLineStart = 0
+
+  constructor(text: string, start: number, end: number, mode: ScanMode, caches: ScanCaches, into: SpanList) {
+    const region = start === 0 && end === text.length ? text : text.slice(start, end)
+    this.region = region
+    this.offset = start
+    this.into = into
+    this.tool = mode === 'tool'
+    this.quoting = !this.tool && mode !== 'code'
+    this.codePayload = mode === 'code'
+    this.source = this.tool ? 'tool' : mode === 'instruction' ? 'pasted' : 'prose'
+    this.details = this.source !== 'prose'
+    this.repeated = new RepeatedLines(caches.lines)
+    const hits = findPhrases(region, mode === 'instruction' || mode === 'summary', this.repeated)
+    this.errorOffsets = hits.hints
+    this.phraseOffsets = hits.errors
+    this.cueOffsets = hits.cues
+    this.exampleCues = this.tool || mode === 'code' ? NO_OFFSETS : hits.examples
+    this.wordKinds = caches.words
+    this.generation = caches.words.nextGeneration()
+    this.spans.quoteText = region
+    this.spans.quoteSource = mode === 'instruction' || mode === 'summary' ? mode : 'assistant'
+  }
+
+  /** Scans every line of the part in order, skipping repeated lines that follow no error. */
+  scanLines(): void {
+    const { region, repeated, words } = this
+    const length = region.length
+    let lineStart = 0
+    let index = 0
+    for (;;) {
+      if (this.repeatTo < repeated.count && repeated.starts[this.repeatTo] === lineStart) {
+        const original = repeated.originals[this.repeatTo]!
+        const repeatEnd = repeated.ends[this.repeatTo++]!
+        // A line after an error line may be its detail: scanned, as its first occurrence may not have followed one.
+        if (this.previous === NO_ERROR) {
+          this.previous = this.errorStarts.length > 0 ? statusOf(this.errorStarts, this.errorStatuses, original) : NO_ERROR
+          index = repeatEnd
+          if (index === length) break
+          lineStart = ++index
+          continue
+        }
+      }
+      index = readLineWords(region, index, words, this.tool, this.quoting)
+      let lineEnd = index
+      if (lineEnd > lineStart && region.charCodeAt(lineEnd - 1) === 13) lineEnd--
+      this.previous = words.count > 0 ? this.scanLine(lineStart, lineEnd) : NO_ERROR
+      if (index === length) break
+      lineStart = ++index
+    }
+  }
+
+  /** scanLine([lineStart, lineEnd), its words read) = the line's error status, having appended its merged spans. */
+  private scanLine(lineStart: number, lineEnd: number): number {
+    const { words, spans } = this
+    if (this.firstLineFrom === -1) this.noteFirstLine(lineStart)
+    const status = this.errorLine(lineStart, lineEnd)
+    if (status === NO_ERROR && this.previous !== NO_ERROR) this.detailLine(lineStart, lineEnd)
+    if (this.quoting && words.lineRaw & QUOTE) forEachQuoted(this.region, lineStart, lineEnd, words.quotes, words.quoteCount, spans.pushQuoted)
+    // The line's error and quoted strings are spans[0, containers); its constraint sentences, pushed last, are found
+    // now, as a word inside any of them (inside and shorter, for a sentence, which comes later among equals) cannot
+    // change what the line's spans merge into, so it is not classified.
+    const containers = spans.count
+    const constraints = this.constraintSentences(lineStart, lineEnd, containers)
+    if (words.candidateCount > 0) this.classifyCandidates(containers, constraints)
+    if (!this.tool && words.lineFlags & DIGIT) this.numericPhrases()
+    if (!this.tool && words.dash) this.flagPhrases()
+    for (const constraint of constraints) spans.push(CONSTRAINT, constraint.start, constraint.end)
+    this.dropExamples(lineStart, lineEnd)
+    if (spans.count > 0) spans.flush(this.into, this.offset)
+    return status
+  }
+
+  /** Notes the part's first line with words (for {@link PartScan.keepFailingMessage}). */
+  private noteFirstLine(lineStart: number): void {
+    const { words, region } = this
+    this.firstLineFrom = words.starts[0]!
+    this.firstLineTo = words.ends[words.count - 1]!
+    // Where the line's first unit stands, before any trimmed punctuation (a JSON result's `{`).
+    let first = lineStart
+    while (UNIT_CLASS[region.charCodeAt(first)]! & SPACE) first++
+    this.firstLineStart = first
+  }
+
+  /**
+   * errorLine([lineStart, lineEnd)) = the line's error status, having pushed its error span if it has one: the error
+   * anchor is looked for among the words holding an error hint (all words when one holds a lint code), with whether an
+   * error phrase starts a word of the line.
+   */
+  private errorLine(lineStart: number, lineEnd: number): number {
+    const { words, region, errorOffsets, hintWords } = this
+    this.errorTo = advancePast(errorOffsets, this.errorTo, lineStart)
+    const errorFrom = this.errorTo
+    this.errorTo = advancePast(errorOffsets, this.errorTo, lineEnd)
+    const errorTo = this.errorTo
+    const lint = words.lint
+    if (errorTo === errorFrom && !lint) return NO_ERROR
+    const { starts, ends, count } = words
+    // Every error anchor word contains a hint, so only the words holding hints need a look (all of them for lint codes).
+    let hinted = 0
+    for (let word = 0, hit = errorFrom; word < count; word++) {
+      while (hit < errorTo && errorOffsets[hit]! < starts[word]!) hit++
+      const holdsHint = hit < errorTo && errorOffsets[hit]! < ends[word]!
+      if (lint || holdsHint) {
+        const reused = hintWords[hinted] ?? (hintWords[hinted] = { start: 0, end: 0, text: '' })
+        reused.start = starts[word]!
+        reused.end = ends[word]!
+        reused.text = region.slice(starts[word], ends[word])
+        hinted++
+      }
+    }
+    hintWords.length = hinted
+    const phraseOffsets = this.phraseOffsets
+    this.phraseTo = advancePast(phraseOffsets, this.phraseTo, lineStart)
+    // An error phrase counts where it starts a word (`killed`, not `skilled`).
+    let holdsPhrase = false
+    for (let at = this.phraseTo; at < phraseOffsets.length && phraseOffsets[at]! < lineEnd && !holdsPhrase; at++) holdsPhrase = !isAsciiLetter(region.charCodeAt(phraseOffsets[at]! - 1))
+    // Whether the line's words are all ASCII (what error phrases need to know).
+    const lineAscii = (words.lineRaw & NON_ASCII) === 0
+    const error = errorSpan(region, lineStart, lineEnd, hintWords, this.source, lineAscii, holdsPhrase)
+    if (!error) return NO_ERROR
+    this.spans.push(ERROR, error.start, error.end)
+    this.sawError = true
+    if (!this.details) return NO_ERROR
+    const status = isExitCode(region, error.start, error.end) ? EXIT_LINE : ERROR_LINE + 4 * Math.max(0, indentation(region, lineStart, lineEnd))
+    this.errorStarts.push(lineStart)
+    this.errorStatuses.push(status)
+    return status
+  }
+
+  /** Pushes the line as an error whole when it is the detail line of the error line before it (see {@link detailSpan}). */
+  private detailLine(lineStart: number, lineEnd: number): void {
+    const region = this.region
+    const detail = detailSpan(region, lineStart, lineEnd, this.previous)
+    if (detail === -1) return
+    let detailEnd = lineEnd
+    while (UNIT_CLASS[region.charCodeAt(detailEnd - 1)]! & SPACE) detailEnd--
+    this.spans.push(ERROR, detail, capSpan(region, detail, detailEnd, MAX_ERROR_LENGTH))
+    this.sawError = true
+  }
+
+  /**
+   * constraintSentences([lineStart, lineEnd)) = the line's sentences whose clause holds a cue as its directive (see
+   * `constraintSpans`), but those inside the line's error (the first of its `containers` spans, when an error): a
+   * sentence of a pasted error (`error: the following arguments are required`) is the error, not a directive.
+   */
+  private constraintSentences(lineStart: number, lineEnd: number, containers: number): readonly RawSpan[] {
+    const cueOffsets = this.cueOffsets
+    this.cueTo = advancePast(cueOffsets, this.cueTo, lineStart)
+    const cueFrom = this.cueTo
+    this.cueTo = advancePast(cueOffsets, this.cueTo, lineEnd)
+    if (this.cueTo === cueFrom) return NO_SPANS
+    const constraints = constraintSpans(this.region, lineStart, lineEnd, { offsets: cueOffsets, from: cueFrom, to: this.cueTo })
+    const spans = this.spans
+    if (constraints.length === 0 || containers === 0 || spans.kindAt(0) !== ERROR) return constraints
+    return constraints.filter((sentence) => sentence.end <= spans.startAt(0) || sentence.start >= spans.endAt(0))
+  }
+
+  /**
+   * Classifies the line's candidate words (through the estimator's {@link WordKinds}) and pushes those that are state,
+   * a version with the product it versions; a word inside the line's error, a quoted string (`containers` spans) or a
+   * longer constraint sentence is skipped, as it cannot change the merge.
+   */
+  private classifyCandidates(containers: number, constraints: readonly RawSpan[]): void {
+    const { words, spans, region, tool } = this
+    const { starts, ends, flags, candidates, candidateCount } = words
+    const hasError = containers > 0 && spans.kindAt(0) === ERROR
+    let container = hasError ? 1 : 0
+    let sentence = 0
+    for (let candidate = 0; candidate < candidateCount; candidate++) {
+      const word = candidates[candidate]!
+      const wordStart = starts[word]!
+      const wordEnd = ends[word]!
+      // Words come in order, and spans[0, containers) are the error span, then quoted strings in order.
+      if (containers > 0) {
+        if (hasError && spans.startAt(0) <= wordStart && wordEnd <= spans.endAt(0)) continue
+        while (container < containers && spans.endAt(container) <= wordStart) container++
+        if (container < containers && spans.startAt(container) <= wordStart && wordEnd <= spans.endAt(container)) continue
+      }
+      if (constraints.length > 0) {
+        while (sentence < constraints.length && constraints[sentence]!.end <= wordStart) sentence++
+        const within = constraints[sentence]
+        if (within && within.start <= wordStart && wordEnd <= within.end && within.end - within.start > wordEnd - wordStart) continue
+      }
+      const classified = this.wordKinds.kindOf(region, wordStart, wordEnd, flags[word]!, this.generation)
+      const code = classified & KIND_MASK
+      if (classified < 0 || (tool && (TOOL_RESULT_CODES & (1 << code)) === 0)) continue
+      // A version keeps the product it versions (`OpenWrt 23.05-SNAPSHOT`, `node 20.11.1`, `Python 3.11`).
+      const product = word > 0 && (code === VERSION || (code === NUMBER && flags[word] === (DIGIT | DOT))) ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
+      if (product !== -1) spans.push(VERSION, product, wordEnd)
+      // A closing tag (`</task-notification>`) is markup, not a rooted path.
+      else if ((classified & NOT_ALONE) === 0 && !(code === PATH && wordStart > 0 && region.charCodeAt(wordStart - 1) === 60) && !(code === IDENTIFIER && this.codePayload && (flags[word]! & VALUE_UNITS) === 0)) spans.push(code, wordStart, wordEnd)
+    }
+  }
+
+  /** Pushes the line's numeric phrases (a number with its unit, comparator or key: `timeout = 30 s`, `>= 3`). */
+  private numericPhrases(): void {
+    const { words, phrases } = this
+    const found = numericPhrases(this.region, words.starts, words.ends, words.flags, words.count, phrases)
+    for (let phrase = 0; phrase < found; phrase++) this.spans.push(NUMBER, words.starts[phrases[2 * phrase]!]!, words.ends[phrases[2 * phrase + 1]!]!)
+  }
+
+  /** Pushes the line's flag phrases (`--max_steps 3000` a number, `--model gpt-4o` an identifier). */
+  private flagPhrases(): void {
+    const { words, phrases } = this
+    const found = flagPhrases(this.region, words.starts, words.ends, words.flags, words.count, phrases)
+    for (let phrase = 0; phrase < found; phrase++) this.spans.push(phrases[3 * phrase + 2] ? NUMBER : IDENTIFIER, words.starts[phrases[3 * phrase]!]!, words.ends[phrases[3 * phrase + 1]!]!)
+  }
+
+  /** Drops the line's spans that stand in an example clause, when an example cue is on the line (see `LineSpans.dropExamples`). */
+  private dropExamples(lineStart: number, lineEnd: number): void {
+    const exampleCues = this.exampleCues
+    if (this.exampleTo >= exampleCues.length) return
+    this.exampleTo = advancePast(exampleCues, this.exampleTo, lineStart)
+    if (this.spans.count > 0 && this.exampleTo < exampleCues.length && exampleCues[this.exampleTo]! < lineEnd) this.spans.dropExamples(this.region, lineStart, lineEnd)
+  }
+
+  /**
+   * A failing tool result that named no error keeps its message: its first line (capped), or a JSON result's message
+   * string; a result of search matches (`path:line:` lines) is output, not an error. The spans from `base` on are
+   * merged again with it, as it may overlap the first line's identifiers.
+   */
+  keepFailingMessage(base: number): void {
+    const { region, into, offset } = this
+    if (this.sawError || this.firstLineFrom === -1 || searchMatchPrefix(region, this.firstLineFrom, this.firstLineTo) !== -1) return
     const found = into.toArray(base)
-    const opening = region.charCodeAt(firstLineStart)
-    const json = opening === 123 || opening === 91 ? jsonMessage(region, firstLineStart, length) : undefined
-    const message = json ?? { kind: 'error', start: firstLine[0], end: capSpan(region, firstLine[0], firstLine[1], MAX_ERROR_LENGTH) }
-    found.push({ kind: 'error', start: message.start + start, end: message.end + start })
+    const opening = region.charCodeAt(this.firstLineStart)
+    const json = opening === 123 || opening === 91 ? jsonMessage(region, this.firstLineStart, region.length) : undefined
+    const message = json ?? { kind: 'error', start: this.firstLineFrom, end: capSpan(region, this.firstLineFrom, this.firstLineTo, MAX_ERROR_LENGTH) }
+    found.push({ kind: 'error', start: message.start + offset, end: message.end + offset })
     into.length = base
     for (const span of mergeSpans(found)) into.push(kindCode(span.kind), span.start, span.end)
   }
-  return into
 }
 
 /** The status of the line starting at `start` among `starts` (in order) with `statuses`, or NO_ERROR: a binary search. */
