@@ -89,9 +89,12 @@ export function deserializeRankTable(bytes: Uint8Array, key: string): RankTable 
   return { size, pool, offsets, lengths, slots, slotHashes, mask: slotCount - 1, pairs }
 }
 
-/** Where the built-ahead table of `encoding` lives: next to this module (dist/tokenize/ once built). */
+/**
+ * Where the built-ahead table of `encoding` lives: dist/tokenize/, next to this module, named through `../tokenize/`
+ * so that the path holds from the CLI's bundle too (dist/cli/main.bundle.js, see scripts/bundle-cli.mjs).
+ */
 export function builtAheadFile(encoding: string): URL {
-  return new URL(`./${encoding}.ranks`, import.meta.url)
+  return new URL(`../tokenize/${encoding}.ranks`, import.meta.url)
 }
 
 /** The installed gpt-tokenizer's version, or undefined when it is not installed. */

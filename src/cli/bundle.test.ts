@@ -1,0 +1,87 @@
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { BIN, REPO } from './_test-io.js'
+
+// Issue 11 ("Speed as the user meets it"): `check` and `plan` load the CLI bundled into one module
+// (scripts/bundle-cli.mjs), ~45 ms of every run. bin/floorguard.js must take the bundle only for those commands and only
+// while it is built from the compiled sources now in dist/ (newer than dist/cli/main.js), else run dist/cli/main.js.
+
+describe('bin/floorguard.js picks the entry', () => {
+  // A stand-in installation: bin/floorguard.js as shipped, two entries that print which one ran.
+  const root = mkdtempSync(join(tmpdir(), 'floorguard-bundle-'))
+  afterAll(() => rmSync(root, { recursive: true, force: true }))
+  mkdirSync(join(root, 'bin'))
+  mkdirSync(join(root, 'dist', 'cli'), { recursive: true })
+  copyFileSync(BIN, join(root, 'bin', 'floorguard.js'))
+  const main = join(root, 'dist', 'cli', 'main.js')
+  const bundle = join(root, 'dist', 'cli', 'main.bundle.js')
+  writeFileSync(main, 'export function main() { process.stdout.write("modules") }\n')
+  const ran = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const run = spawnSync(process.execPath, [join(root, 'bin', 'floorguard.js'), ...args], { encoding: 'utf8', env: { ...process.env, FLOORGUARD_NO_BUNDLE: '', ...env }, timeout: 30_000 })
+    expect(run.status, run.stderr).toBe(0)
+    return run.stdout
+  }
+  const setAge = (file: string, seconds: number) => utimesSync(file, seconds, seconds)
+
+  it('takes a bundle newer than main.js for check and plan only', () => {
+    writeFileSync(bundle, 'export function main() { process.stdout.write("bundle") }\n')
+    setAge(main, 1_000_000)
+    setAge(bundle, 2_000_000)
+    expect(ran(['check', 'x'])).toBe('bundle')
+    expect(ran(['plan'])).toBe('bundle')
+    for (const other of [['compact', 'x'], ['hook'], ['--help'], []]) expect(ran(other)).toBe('modules')
+  })
+
+  it('runs main.js when the bundle is older (a later tsc build), absent, or FLOORGUARD_NO_BUNDLE is set', () => {
+    writeFileSync(bundle, 'export function main() { process.stdout.write("bundle") }\n')
+    setAge(main, 2_000_000)
+    setAge(bundle, 1_000_000)
+    expect(ran(['check', 'x'])).toBe('modules')
+    setAge(bundle, 3_000_000)
+    expect(ran(['check', 'x'], { FLOORGUARD_NO_BUNDLE: '1' })).toBe('modules')
+    rmSync(bundle)
+    expect(ran(['plan'])).toBe('modules')
+  })
+})
+
+describe('the bundle built from dist/', () => {
+  const built = join(REPO, 'dist', 'cli', 'main.js')
+  const bundled = join(REPO, 'dist', 'cli', 'main.bundle.js')
+  const fresh = existsSync(bundled) && existsSync(built) && statSync(bundled).mtimeMs >= statSync(built).mtimeMs
+  if (!fresh) console.log('bundle.test: dist/cli/main.bundle.js is missing or older than dist/cli/main.js (run `npm run build`); skipping its comparison')
+  const example = join(REPO, 'examples', 'turn-412.openai.json')
+
+  it.skipIf(!fresh).each([
+    ['check', '--json'],
+    ['check', '--slot', '300'],
+    ['plan', '--json', '--slot', '300'],
+    ['plan', '--estimator', 'seed', '--slot', '500'],
+    ['check', '--range', '0:999'],
+  ].map((args) => [args.join(' '), args] as const))('prints what the modules print: %s', (_name, args) => {
+    const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, [BIN, args[0]!, example, ...args.slice(1)], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 })
+    const viaBundle = run({ FLOORGUARD_NO_BUNDLE: '' })
+    const viaModules = run({ FLOORGUARD_NO_BUNDLE: '1' })
+    expect(viaBundle.stdout.length + viaBundle.stderr.length).toBeGreaterThan(0)
+    expect({ status: viaBundle.status, stdout: viaBundle.stdout, stderr: viaBundle.stderr }).toEqual({ status: viaModules.status, stdout: viaModules.stdout, stderr: viaModules.stderr })
+  })
+
+  const ranks = join(REPO, 'dist', 'tokenize', 'o200k_base.ranks')
+  it.skipIf(!fresh || !existsSync(ranks))('loads two modules, bin and the bundle, and reads the rank table built ahead (gpt-tokenizer is not imported)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'floorguard-loads-'))
+    try {
+      const hooks = join(dir, 'hooks.mjs')
+      writeFileSync(hooks, 'export async function load(url, context, next) { if (!url.startsWith("node:")) process._rawDebug(`LOAD ${url}`); return next(url, context) }\n')
+      const register = join(dir, 'register.mjs')
+      writeFileSync(register, `import { register } from 'node:module'\nregister(${JSON.stringify(new URL(`file://${hooks}`).href)})\n`)
+      const run = spawnSync(process.execPath, ['--import', register, BIN, 'check', example, '--json'], { encoding: 'utf8', env: { ...process.env, FLOORGUARD_NO_BUNDLE: '' }, timeout: 30_000 })
+      expect(run.status, run.stderr).toBe(0)
+      const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOAD ')).map((line) => line.slice(5))
+      expect(loaded.map((url) => url.slice(url.lastIndexOf('/') + 1))).toEqual(['floorguard.js', 'main.bundle.js'])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
