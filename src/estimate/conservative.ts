@@ -5,6 +5,7 @@ import { renderMessage } from '../transcript/render.js'
 import { forEachLine, wordsOf } from './extractors/_scan.js'
 import { quotedSpans } from './extractors/lines.js'
 import { segmentItems } from './segment-items.js'
+import { RECORD_CUES } from './_cues.js'
 
 /** Options of {@link createConservativeEstimator}. */
 export interface ConservativeEstimatorOptions {
@@ -17,7 +18,8 @@ export interface ConservativeEstimatorOptions {
   readonly fixedFloor?: number
 }
 
-const CUE = /\b(?:must|never|always|exactly|only|do not)\b/i
+/** The record's constraint cues, whole words, any case. */
+const CUE = new RegExp(`\\b(?:${RECORD_CUES.join('|')})\\b`, 'i')
 const NUMERIC = /^[-+]?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}$/
 
 /**

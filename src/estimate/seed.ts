@@ -3,6 +3,7 @@ import type { FloorEstimate, FloorEstimatorV1, FloorItem, ItemKind } from '../sp
 import type { Message } from '../spec/transcript.js'
 import { renderMessage, renderSegment } from '../transcript/render.js'
 import { SpanSet } from './_span-set.js'
+import { RECORD_CUES } from './_cues.js'
 import {
   CONSTANT,
   DIGIT,
@@ -55,8 +56,8 @@ export interface SeedTextEstimate {
   readonly spans: SeedSpan[]
 }
 
-/** The reference's constraint cues, in its order. */
-export const SEED_CUES = ['must', 'never', 'always', 'exactly', 'only', 'do not'] as const
+/** The reference's constraint cues, in its order (the record's: see `_cues.ts`). */
+export const SEED_CUES = RECORD_CUES
 
 /** Tokens the reference charges for each cue present. */
 export const SEED_CUE_TOKENS = 8

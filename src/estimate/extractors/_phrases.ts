@@ -8,6 +8,7 @@
  */
 
 import type { RepeatedLines } from './_repeated-lines.js'
+import { CUE_PHRASES } from '../_cues.js'
 
 /** Substrings that every error anchor holds (any case, anywhere: `OSError`, `FAILED`, `not found`). */
 export const ERROR_HINT_PHRASES = [
@@ -23,15 +24,8 @@ export const ERROR_PHRASES = [
   'is not defined', 'undefined reference', 'syntax error', 'access denied', 'not found', 'killed',
 ] as const
 
-/**
- * Constraint cues: whole words or phrases, any case. A sentence holding one is a constraint only when the cue is its
- * clause's directive (see `isDirective` in lines.ts); descriptions (`does not`, `requires`) are not cues at all.
- */
-export const CUE_PHRASES = [
-  'must', 'never', 'always', 'exactly', 'only', 'do not', "don't", 'dont', 'at most', 'at least', 'no more than', 'no less than',
-  'no fewer than', 'required', 'require', 'mandatory', 'ensure', 'make sure', 'should not', "shouldn't", 'cannot', "can't",
-  'forbidden', 'prohibited', 'not allowed', 'under no circumstances',
-] as const
+/** Constraint cues (defined in `_cues.ts`, with the record's). */
+export { CUE_PHRASES }
 
 /** Cues that what follows them in their clause is an example, not a value of the session (any case, at a word start). */
 export const EXAMPLE_PHRASES = ['such as', 'e.g.', 'for example', 'for instance'] as const
