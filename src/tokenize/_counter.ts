@@ -69,8 +69,7 @@ export function createCounter(table: RankTable, encoding: SplitEncoding, textMem
   // a sliced string is slow).
   let buffer = new Uint8Array(4096)
   // No token is longer than this: a longer piece is never looked up whole.
-  let longestToken = 0
-  for (let rank = 0; rank < table.size; rank++) longestToken = Math.max(longestToken, table.lengths[rank]!)
+  const longestToken = table.longest
 
   // Counts of recent pieces of 3 to 8 bytes, keyed by their bytes packed into two words: text repeats its pieces
   // (` the`, `.py`, `\n\n`) constantly, and this table (48 KB) stays in cache where the rank table (megabytes) does

@@ -10,11 +10,13 @@ import { createRequire } from 'node:module'
 import type { RankTable } from './_rank-table.js'
 
 /** Version of the file layout below; a change to it or to RankTable bumps it. */
-export const RANK_CACHE_FORMAT = 1
+export const RANK_CACHE_FORMAT = 2
 /** "FGRT", little-endian: also tells a file written on a big-endian machine apart. */
 const MAGIC = 0x54524746
 /** Entries of {@link RankTable.pairs}. */
 const PAIRS = 65536
+/** The int32 fields before the arrays: size, pool length, slot count, longest token. */
+const FIELDS = 4
 
 /** The key a built-ahead table must carry to be used: format, encoding and the gpt-tokenizer it was built from. */
 export function rankTableKey(encoding: string, gptTokenizerVersion: string): string {
@@ -27,15 +29,17 @@ function headerBytes(keyBytes: number): number {
 }
 
 /**
- * Writes `table` under `key`. Layout: magic, key length, key (UTF-8), padding to 8; then size, pool length and slot
- * count as int32; then offsets, lengths, slots, slot hashes and pairs (int32, so 4-aligned), then the pool.
+ * Writes `table` under `key`. Layout: magic, key length, key (UTF-8), padding to 8; then size, pool length, slot count
+ * and longest token as int32; then offsets, slots and pairs (int32, so 4-aligned); then lengths and the pool (bytes).
+ * 4.7 MB for o200k (7.5 MB in format 1, which kept a hash per slot and a length as int32): reading it is most of a
+ * tokenizer's start.
  */
 export function serializeRankTable(table: RankTable, key: string): Uint8Array {
   const keyBytes = new TextEncoder().encode(key)
   const start = headerBytes(keyBytes.length)
   const slotCount = table.mask + 1
-  const ints = 3 + 2 * table.size + 2 * slotCount + PAIRS
-  const bytes = new Uint8Array(start + 4 * ints + table.pool.length)
+  const ints = FIELDS + table.size + slotCount + PAIRS
+  const bytes = new Uint8Array(start + 4 * ints + table.size + table.pool.length)
   const view = new DataView(bytes.buffer)
   view.setUint32(0, MAGIC, true)
   view.setUint32(4, keyBytes.length, true)
@@ -44,12 +48,14 @@ export function serializeRankTable(table: RankTable, key: string): Uint8Array {
   words[0] = table.size
   words[1] = table.pool.length
   words[2] = slotCount
-  let at = 3
-  for (const array of [table.offsets, table.lengths, table.slots, table.slotHashes, table.pairs]) {
+  words[3] = table.longest
+  let at = FIELDS
+  for (const array of [table.offsets, table.slots, table.pairs]) {
     words.set(array, at)
     at += array.length
   }
-  bytes.set(table.pool, start + 4 * ints)
+  bytes.set(table.lengths, start + 4 * ints)
+  bytes.set(table.pool, start + 4 * ints + table.size)
   return bytes
 }
 
@@ -68,25 +74,24 @@ export function deserializeRankTable(bytes: Uint8Array, key: string): RankTable 
   let source = bytes
   if (source.byteOffset % 4 !== 0) source = source.slice()
   const start = source.byteOffset + headerBytes(keyLength)
-  if (source.length < headerBytes(keyLength) + 12) return undefined
-  const [size, poolLength, slotCount] = new Int32Array(source.buffer, start, 3) as unknown as [number, number, number]
-  const ints = 3 + 2 * size + 2 * slotCount + PAIRS
+  if (source.length < headerBytes(keyLength) + 4 * FIELDS) return undefined
+  const [size, poolLength, slotCount, longest] = new Int32Array(source.buffer, start, FIELDS) as unknown as [number, number, number, number]
+  const ints = FIELDS + size + slotCount + PAIRS
   // A slot count is a power of two above the size (the table is at most half full).
-  if (size <= 0 || poolLength <= 0 || slotCount < size || (slotCount & (slotCount - 1)) !== 0) return undefined
-  if (source.length !== headerBytes(keyLength) + 4 * ints + poolLength) return undefined
-  let at = start + 12
+  if (size <= 0 || poolLength <= 0 || slotCount < size || (slotCount & (slotCount - 1)) !== 0 || longest <= 0 || longest > 255) return undefined
+  if (source.length !== headerBytes(keyLength) + 4 * ints + size + poolLength) return undefined
+  let at = start + 4 * FIELDS
   const next = (length: number) => {
     const array = new Int32Array(source.buffer, at, length)
     at += 4 * length
     return array
   }
   const offsets = next(size)
-  const lengths = next(size)
   const slots = next(slotCount)
-  const slotHashes = next(slotCount)
   const pairs = next(PAIRS)
-  const pool = new Uint8Array(source.buffer, at, poolLength)
-  return { size, pool, offsets, lengths, slots, slotHashes, mask: slotCount - 1, pairs }
+  const lengths = new Uint8Array(source.buffer, at, size)
+  const pool = new Uint8Array(source.buffer, at + size, poolLength)
+  return { size, pool, offsets, lengths, slots, mask: slotCount - 1, pairs, longest }
 }
 
 /**
