@@ -6,7 +6,10 @@
  * after an upgrade without a rebuild it is ignored, and the table is built in memory as before. Never fails an
  * install: without dist/ or gpt-tokenizer it says so and exits 0.
  *
- * Usage (from the repository root, after `npm run build`): node scripts/build-rank-tables.mjs
+ * A table that reads back under the current key (layout, encoding, gpt-tokenizer's version) is left as it is, so `build`
+ * runs this too at little cost: a layout change then takes effect at the next build.
+ *
+ * Usage (from the repository root, after tsc): node scripts/build-rank-tables.mjs
  */
 import { renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -23,13 +26,15 @@ try {
   console.error(`build-rank-tables: no built tokenizer in ${dist} (${error.code ?? error.message}); the tables will be built at run time`)
   process.exit(0)
 }
-const { builtAheadFile, installedGptTokenizerVersion, rankTableKey, serializeRankTable, deserializeRankTable } = modules.cache
+const { builtAheadFile, installedGptTokenizerVersion, rankTableKey, readBuiltAhead, serializeRankTable, deserializeRankTable } = modules.cache
 const version = installedGptTokenizerVersion()
 if (version === undefined) {
   console.error('build-rank-tables: gpt-tokenizer is not installed; nothing built')
   process.exit(0)
 }
 for (const encoding of ['o200k_base', 'cl100k_base']) {
+  // A table already built for this layout and this gpt-tokenizer is kept (`build` runs this script at every build).
+  if (readBuiltAhead(encoding)) continue
   const data = (await import(`gpt-tokenizer/bpeRanks/${encoding}`)).default
   const table = modules.table.buildRankTable(data)
   const key = rankTableKey(encoding, version)
