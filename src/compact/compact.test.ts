@@ -379,22 +379,22 @@ describe('issue 11: what compact must never do', () => {
     expect(compactionRange(transcript, {}, true)).toEqual([0, 8])
   })
 
-  it("the default summarizer's own rendering of tool arguments (limit=5) is not reported as invented", async () => {
+  it("the default summarizer's own rendering of tool arguments (top_k=5) is not reported as invented", async () => {
     const prose = 'We talked about the approach for a while and agreed to look at the search results before changing anything. '.repeat(6)
     const transcript = transcriptOf([
       { role: 'user', parts: [{ type: 'text', text: `Find where the retry settings live. ${prose}` }] },
-      { role: 'assistant', parts: [{ type: 'text', text: 'Searching.' }, { type: 'tool-call', id: 'c1', name: 'search', arguments: { query: 'retry settings', limit: 5, timeout: 30000 } }] },
+      { role: 'assistant', parts: [{ type: 'text', text: 'Searching.' }, { type: 'tool-call', id: 'c1', name: 'search', arguments: { query: 'retry settings', top_k: 5, timeout: 30000 } }] },
       { role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', name: 'search', content: `src/retry.ts: export const RETRIES = 3 ${prose}`, isError: false }] },
       { role: 'assistant', parts: [{ type: 'text', text: `They live in src/retry.ts. ${prose}` }] },
     ])
     const result = await compactTranscript(transcript, { ...base, planner: undefined, slot: 2000 })
     expect(result.kind).toBe('compacted')
-    expect(result.summaries[0]!.text).toContain('limit=5')
+    expect(result.summaries[0]!.text).toContain('top_k=5')
     expect(result.verification.parts[0]!.attempts.at(-1)!.invented).toEqual([])
     // A number the segment never had is still reported.
-    const inventing = createMockSummarizer({ respond: (request) => `${request.groups.flatMap((group) => group.items.map((item) => item.text)).join('\n')}\nlimit=7` })
+    const inventing = createMockSummarizer({ respond: (request) => `${request.groups.flatMap((group) => group.items.map((item) => item.text)).join('\n')}\ntop_k=7` })
     const invented = await compactTranscript(transcript, { ...base, planner: undefined, slot: 2000, summarizer: inventing })
-    expect(invented.verification.parts[0]!.attempts.at(-1)!.invented).toContainEqual({ kind: 'number', text: 'limit=7' })
+    expect(invented.verification.parts[0]!.attempts.at(-1)!.invented).toContainEqual({ kind: 'number', text: 'top_k=7' })
   })
 
   it('a huge message with few items: the summary names what it replaced and its size, or the part is flagged', async () => {
