@@ -1,0 +1,240 @@
+/**
+ * A plain, slow scanner that applies `scanText`'s rules straightforwardly, for tests only (`extractors/scan-text.test.ts`).
+ *
+ * It shares with `scanText` the rules that decide what one word, line or sentence is (`classifyWord`, `standsAlone`,
+ * `errorSpan`, `constraintSpans` without cue offsets, the quote pairing, numeric and flag phrases, `productBefore`),
+ * and none of the machinery that makes the scan fast: no phrase automaton (every line gets the error, constraint and
+ * example steps; constraint cues are found by `constraintSpans`' own regex), no repeated-line skipping, no
+ * classification cache, no prose fast path or candidate filter (every word of two units or more is classified), no
+ * skipping of words inside an error, a quoted string or a sentence, no typed arrays. Lines are `split('\n')`, words a
+ * whitespace regex, their trimming two regexes and a count of parentheses, and the merge a sort of objects.
+ */
+import type { ItemKind } from '../../spec/estimator.js'
+import { wordFlags } from '../extractors/_flags.js'
+import { ERROR_HINT_PHRASES, ERROR_PHRASES } from '../extractors/_phrases.js'
+import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, jsonMessage, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
+import type { ScanMode } from '../extractors/scan-text.js'
+import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone } from '../extractors/words.js'
+
+/** Whitespace as the scan reads it: ASCII's, and the Unicode spaces it treats alike. */
+const WHITESPACE = /[ \t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/
+const RUN = new RegExp(`[^${WHITESPACE.source.slice(1, -1)}]+`, 'g')
+const LEADING = /^[([{<"'`*“‘«]+/
+const TRAILING = /[)\]}>,;:.!?"'`*”’»]+$/
+const TOOL_KINDS: ReadonlySet<ItemKind> = new Set(['url', 'uuid', 'hash', 'error'])
+const EXAMPLE_CUE = /\b(?:such as|e\.g\.|for example|for instance)[\s,:]/gi
+const CLAUSE_END = /[.!?](?:\s|$)|[;)]|,\s+[a-z']+(?=\s)/g
+const LOG_LEVEL = /\b(?:DEBUG|INFO|WARN|WARNING)\b/
+/** An error phrase starting a word (`killed`, not `skilled`), any case. */
+const ERROR_PHRASE = new RegExp(`(?<![A-Za-z])(?:${ERROR_PHRASES.join('|')})`, 'i')
+
+/** What a line leaves the next one. */
+type LineStatus = { kind: 'none' } | { kind: 'error'; indent: number } | { kind: 'exit' }
+
+interface ReferenceWord {
+  start: number
+  end: number
+  text: string
+  flags: number
+}
+
+/** A word's trimmed bounds: wrapping punctuation off, but a trailing `)` that closes a `(` of the word kept. */
+function trimWord(text: string, start: number, end: number): [number, number] {
+  const word = text.slice(start, end)
+  const left = start + (LEADING.exec(word)?.[0].length ?? 0)
+  const trailing = TRAILING.exec(text.slice(left, end))?.[0] ?? ''
+  const trail = end - trailing.length
+  let open = 0
+  for (const char of text.slice(left, trail)) {
+    if (char === '(') open++
+    else if (char === ')' && open > 0) open--
+  }
+  let right = trail
+  for (let index = 0; index < trailing.length; index++) {
+    if (trailing[index] !== ')') continue
+    if (open === 0) break
+    open--
+    right = trail + index + 1
+  }
+  return [left, right]
+}
+
+/**
+ * Two places where `scanText` departs from its rules, reported to the lead (see `scan-text.test.ts`, `it.fails`), and
+ * reproduced here on request so that the comparison catches any other difference.
+ */
+export interface KnownDepartures {
+  /**
+   * A line of twelve units or more that repeats an earlier line is skipped when no error line precedes it, even when
+   * that earlier line was an error's detail line (its spans merged into the detail): the repeat's own spans are lost.
+   */
+  readonly repeatOfDetailSkipped: boolean
+  /**
+   * In tool output, a search match (`path:line:` prefix) is an error only when the word right after the prefix
+   * anchors one; the scan offers only the words holding an error hint, so the first hint word after the prefix decides.
+   */
+  readonly searchMatchHintWords: boolean
+}
+
+const ALL_DEPARTURES: KnownDepartures = { repeatOfDetailSkipped: true, searchMatchHintWords: true }
+
+/** The spans of `[start, end)` of `text` as `scanText` finds them, in order, with absolute offsets (see the file's doc). */
+export function referenceScan(text: string, start: number, end: number, mode: ScanMode, isError = false, departures: KnownDepartures = ALL_DEPARTURES): RawSpan[] {
+  const region = text.slice(start, end)
+  const tool = mode === 'tool'
+  const quoting = !tool && mode !== 'code'
+  const withCues = mode === 'instruction' || mode === 'summary'
+  const source: ErrorSource = tool ? 'tool' : mode === 'instruction' ? 'pasted' : 'prose'
+  const details = source !== 'prose'
+  const quoteSource = mode === 'instruction' || mode === 'summary' ? mode : 'assistant'
+  const found: RawSpan[] = []
+  let sawError = false
+  let firstLine: { from: number; to: number; first: number } | undefined
+  // The line before: nothing, an error line with its indentation, or an `Exit code N` line.
+  let previous: LineStatus = { kind: 'none' }
+  // Lines of twelve units or more whose first occurrence was an error's detail line (see KnownDepartures).
+  const detailLines = new Set<string>()
+  const seenLines = new Set<string>()
+  let lineStart = 0
+  for (const rawLine of region.split('\n')) {
+    const lineEnd = lineStart + (rawLine.endsWith('\r') ? rawLine.length - 1 : rawLine.length)
+    const firstOccurrence = !seenLines.has(rawLine)
+    seenLines.add(rawLine)
+    if (departures.repeatOfDetailSkipped && previous.kind === 'none' && detailLines.has(rawLine)) {
+      lineStart += rawLine.length + 1
+      continue
+    }
+    const words: ReferenceWord[] = []
+    let dash = false
+    for (const match of rawLine.matchAll(RUN)) {
+      const from = lineStart + match.index!
+      if (match[0].startsWith('-')) dash = true
+      const [left, right] = trimWord(region, from, from + match[0].length)
+      if (right > left) words.push({ start: left, end: right, text: region.slice(left, right), flags: wordFlags(region, left, right) })
+    }
+    let status: LineStatus = { kind: 'none' }
+    if (words.length > 0) {
+      firstLine ??= { from: words[0]!.start, to: words.at(-1)!.end, first: lineStart + rawLine.search(/[^ \t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/) }
+      const spans: Array<{ kind: ItemKind; start: number; end: number }> = []
+      const ascii = /^[\x00-\x7f]*$/.test(rawLine.replace(new RegExp(WHITESPACE.source, 'g'), ''))
+      const phrase = ERROR_PHRASE.test(rawLine)
+      const anchorWords = departures.searchMatchHintWords && tool && searchMatchPrefix(region, lineStart, lineEnd) !== -1 ? hintWords(region, lineStart, lineEnd, words) : words
+      const error = errorSpan(region, lineStart, lineEnd, anchorWords, source, ascii, phrase)
+      let lineError: RawSpan | undefined
+      if (error) {
+        lineError = error
+        spans.push(error)
+        sawError = true
+        if (details) {
+          const errorText = region.slice(error.start, error.end)
+          status = /^Exit code \d+$/.test(errorText) ? { kind: 'exit' } : { kind: 'error', indent: Math.max(0, indentOf(region.slice(lineStart, lineEnd))) }
+        }
+      } else if (previous.kind !== 'none') {
+        const line = region.slice(lineStart, lineEnd)
+        const indent = indentOf(line)
+        const rest = line.slice(Math.max(indent, 0))
+        const isDetail =
+          indent !== -1 &&
+          (previous.kind === 'exit'
+            ? !rest.startsWith('Traceback (most recent call last)') && !/^warning/i.test(rest) && !LOG_LEVEL.test(rest.slice(0, 200)) && !/^([^A-Za-z0-9])\1\1/.test(rest)
+            : indent > previous.indent)
+        if (isDetail) {
+          const detailStart = lineStart + indent
+          const detailEnd = lineStart + line.replace(new RegExp(`${WHITESPACE.source}+$`), '').length
+          lineError = { kind: 'error', start: detailStart, end: capSpan(region, detailStart, detailEnd, MAX_ERROR_LENGTH) }
+          spans.push(lineError)
+          sawError = true
+          if (firstOccurrence && rawLine.length >= 12) detailLines.add(rawLine)
+        }
+      }
+      if (quoting) {
+        const quotes: number[] = []
+        for (let index = lineStart; index < lineEnd; index++) if ('"\'`“”'.includes(region[index]!)) quotes.push(index)
+        forEachQuoted(region, lineStart, lineEnd, quotes, quotes.length, (isRegex, from, to) => {
+          if (isRegex) spans.push({ kind: 'regex', start: from, end: to })
+          else if (quotedIsState(region, from, to, quoteSource)) spans.push({ kind: 'quoted', start: from, end: to })
+        })
+      }
+      let constraints = withCues ? constraintSpans(region, lineStart, lineEnd) : []
+      if (lineError) constraints = constraints.filter((sentence) => sentence.end <= lineError.start || sentence.start >= lineError.end)
+      const starts = words.map((word) => word.start)
+      const ends = words.map((word) => word.end)
+      const flags = words.map((word) => word.flags)
+      words.forEach((word, index) => {
+        if (word.text.length < 2) return
+        const kind = classifyWord(word.text, word.flags)
+        if (kind === undefined || (tool && !TOOL_KINDS.has(kind))) return
+        const product = index > 0 && (kind === 'version' || (kind === 'number' && /^(?=.*\d)(?=.*\.)[0-9.]+$/.test(word.text))) ? productBefore(region, starts, ends, flags, index, kind === 'version') : -1
+        if (product !== -1) spans.push({ kind: 'version', start: product, end: word.end })
+        else if (standsAlone(word.text, kind, word.flags) && !(kind === 'path' && region[word.start - 1] === '<') && !(kind === 'identifier' && mode === 'code' && !/[=0-9"'`]/.test(word.text))) spans.push({ kind, start: word.start, end: word.end })
+      })
+      if (!tool) {
+        const phrases: number[] = []
+        const numbers = numericPhrases(region, starts, ends, flags, words.length, phrases)
+        for (let at = 0; at < numbers; at++) spans.push({ kind: 'number', start: starts[phrases[2 * at]!]!, end: ends[phrases[2 * at + 1]!]! })
+        if (dash) {
+          const options = flagPhrases(region, starts, ends, flags, words.length, phrases)
+          for (let at = 0; at < options; at++) spans.push({ kind: phrases[3 * at + 2] ? 'number' : 'identifier', start: starts[phrases[3 * at]!]!, end: ends[phrases[3 * at + 1]!]! })
+        }
+      }
+      for (const constraint of constraints) spans.push({ kind: 'constraint', start: constraint.start, end: constraint.end })
+      const clauses = tool || mode === 'code' ? [] : exampleClauses(region.slice(lineStart, lineEnd))
+      const kept = spans.filter((span) => span.kind === 'error' || span.kind === 'constraint' || !clauses.some(([from, to]) => from <= span.start - lineStart && span.start - lineStart < to))
+      found.push(...merge(kept))
+    }
+    previous = status
+    lineStart += rawLine.length + 1
+  }
+  if (tool && isError && !sawError && firstLine && searchMatchPrefix(region, firstLine.from, firstLine.to) === -1) {
+    const opening = region[firstLine.first]
+    const json = opening === '{' || opening === '[' ? jsonMessage(region, firstLine.first, region.length) : undefined
+    found.push(json ?? { kind: 'error', start: firstLine.from, end: capSpan(region, firstLine.from, firstLine.to, MAX_ERROR_LENGTH) })
+    return merge(found).map((span) => ({ kind: span.kind, start: span.start + start, end: span.end + start }))
+  }
+  return found.map((span) => ({ kind: span.kind, start: span.start + start, end: span.end + start }))
+}
+
+/** The words of the line holding the start of an error hint (ASCII folded to lower case), all of them when one holds a lint code's head. */
+function hintWords(text: string, lineStart: number, lineEnd: number, words: readonly ReferenceWord[]): ReferenceWord[] {
+  // A lint code's head (`E501`) in any whitespace-separated run, trimmed punctuation included, makes every word a candidate.
+  if (text.slice(lineStart, lineEnd).split(new RegExp(`${WHITESPACE.source}+`)).some((run) => /[A-Z]\d{3}/.test(run))) return [...words]
+  const folded = text.slice(lineStart, lineEnd).replace(/[A-Z]/g, (letter) => letter.toLowerCase())
+  const starts: number[] = []
+  for (const hint of ERROR_HINT_PHRASES) for (let at = folded.indexOf(hint); at !== -1; at = folded.indexOf(hint, at + 1)) starts.push(lineStart + at)
+  return words.filter((word) => starts.some((at) => word.start <= at && at < word.end))
+}
+
+/** How far a line is indented in spaces and tabs; -1 when other whitespace follows them or nothing does. */
+function indentOf(line: string): number {
+  const indent = /^[ \t]*/.exec(line)![0].length
+  return indent < line.length && !WHITESPACE.test(line[indent]!) ? indent : -1
+}
+
+/** A line's example clauses, `[from, to)` in the line: from a cue to the end of its clause. */
+function exampleClauses(line: string): Array<[number, number]> {
+  const clauses: Array<[number, number]> = []
+  for (const cue of line.matchAll(EXAMPLE_CUE)) {
+    if (clauses.length > 0 && cue.index! < clauses.at(-1)![1]) continue
+    CLAUSE_END.lastIndex = cue.index! + cue[0].length
+    const clauseEnd = CLAUSE_END.exec(line)
+    clauses.push([cue.index!, clauseEnd === null ? line.length : clauseEnd.index])
+  }
+  return clauses
+}
+
+/** Overlapping spans merged into their union, named by the longest (the first pushed among equals); sorted by start. */
+function merge(spans: readonly RawSpan[]): RawSpan[] {
+  const sorted = spans.map((span, order) => ({ span, order })).sort((a, b) => a.span.start - b.span.start || b.span.end - a.span.end || a.order - b.order)
+  const merged: Array<{ kind: ItemKind; start: number; end: number; longest: number }> = []
+  for (const { span } of sorted) {
+    const last = merged.at(-1)
+    if (last && span.start < last.end) {
+      last.end = Math.max(last.end, span.end)
+      if (span.end - span.start > last.longest) {
+        last.longest = span.end - span.start
+        last.kind = span.kind
+      }
+    } else merged.push({ kind: span.kind, start: span.start, end: span.end, longest: span.end - span.start })
+  }
+  return merged.map(({ kind, start, end }) => ({ kind, start, end }))
+}
