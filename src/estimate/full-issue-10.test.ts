@@ -324,3 +324,11 @@ describe('issue 10, a ledger a model can use: a command sent to another machine'
     }
   })
 })
+
+describe('issue 10, missed: the target of a Markdown link', () => {
+  it('finds the URL or path a link or an image points to, in any text, and in tool output the URL', () => {
+    expect(texts(full.extract(said('See [the docs](https://docs.pytorch.org/docs/stable/notes/mps.html) and [plan](docs/plan.md).'), 0))).toEqual(['https://docs.pytorch.org/docs/stable/notes/mps.html', 'docs/plan.md'])
+    expect(texts(full.extract(user('![diagram](assets/arch.png)'), 0))).toEqual(['assets/arch.png'])
+    expect(texts(full.extract(result('    14→See [docs](https://huggingface.co/datasets/PleIAs/SEC) for the schema.'), 0))).toEqual(['https://huggingface.co/datasets/PleIAs/SEC'])
+  })
+})

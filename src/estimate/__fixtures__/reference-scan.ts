@@ -11,7 +11,7 @@
  */
 import type { ItemKind } from '../../spec/estimator.js'
 import { wordFlags } from '../extractors/_flags.js'
-import { ERROR_HINT_PHRASES, ERROR_PHRASES } from '../extractors/_phrases.js'
+import { ERROR_PHRASES } from '../extractors/_phrases.js'
 import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, jsonMessage, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
 import type { ScanMode } from '../extractors/scan-text.js'
 import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone } from '../extractors/words.js'
@@ -41,7 +41,10 @@ interface ReferenceWord {
 /** A word's trimmed bounds: wrapping punctuation off, but a trailing `)` that closes a `(` of the word kept. */
 function trimWord(text: string, start: number, end: number): [number, number] {
   const word = text.slice(start, end)
-  const left = start + (LEADING.exec(word)?.[0].length ?? 0)
+  let left = start + (LEADING.exec(word)?.[0].length ?? 0)
+  // A Markdown link or image (`[docs](https://…)`, `![x](a.png)`): the word is its target.
+  const link = text.slice(left, end).indexOf('](')
+  if (link !== -1) left += link + 2
   const trailing = TRAILING.exec(text.slice(left, end))?.[0] ?? ''
   const trail = end - trailing.length
   let open = 0
@@ -59,27 +62,8 @@ function trimWord(text: string, start: number, end: number): [number, number] {
   return [left, right]
 }
 
-/**
- * Two places where `scanText` departs from its rules, reported to the lead (see `scan-text.test.ts`, `it.fails`), and
- * reproduced here on request so that the comparison catches any other difference.
- */
-export interface KnownDepartures {
-  /**
-   * A line of twelve units or more that repeats an earlier line is skipped when no error line precedes it, even when
-   * that earlier line was an error's detail line (its spans merged into the detail): the repeat's own spans are lost.
-   */
-  readonly repeatOfDetailSkipped: boolean
-  /**
-   * In tool output, a search match (`path:line:` prefix) is an error only when the word right after the prefix
-   * anchors one; the scan offers only the words holding an error hint, so the first hint word after the prefix decides.
-   */
-  readonly searchMatchHintWords: boolean
-}
-
-const ALL_DEPARTURES: KnownDepartures = { repeatOfDetailSkipped: true, searchMatchHintWords: true }
-
 /** The spans of `[start, end)` of `text` as `scanText` finds them, in order, with absolute offsets (see the file's doc). */
-export function referenceScan(text: string, start: number, end: number, mode: ScanMode, isError = false, departures: KnownDepartures = ALL_DEPARTURES): RawSpan[] {
+export function referenceScan(text: string, start: number, end: number, mode: ScanMode, isError = false): RawSpan[] {
   const region = text.slice(start, end)
   const tool = mode === 'tool'
   const quoting = !tool && mode !== 'code'
@@ -92,18 +76,9 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
   let firstLine: { from: number; to: number; first: number } | undefined
   // The line before: nothing, an error line with its indentation, or an `Exit code N` line.
   let previous: LineStatus = { kind: 'none' }
-  // Lines of twelve units or more whose first occurrence was an error's detail line (see KnownDepartures).
-  const detailLines = new Set<string>()
-  const seenLines = new Set<string>()
   let lineStart = 0
   for (const rawLine of region.split('\n')) {
     const lineEnd = lineStart + (rawLine.endsWith('\r') ? rawLine.length - 1 : rawLine.length)
-    const firstOccurrence = !seenLines.has(rawLine)
-    seenLines.add(rawLine)
-    if (departures.repeatOfDetailSkipped && previous.kind === 'none' && detailLines.has(rawLine)) {
-      lineStart += rawLine.length + 1
-      continue
-    }
     const words: ReferenceWord[] = []
     let dash = false
     for (const match of rawLine.matchAll(RUN)) {
@@ -118,8 +93,7 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
       const spans: Array<{ kind: ItemKind; start: number; end: number }> = []
       const ascii = /^[\x00-\x7f]*$/.test(rawLine.replace(new RegExp(WHITESPACE.source, 'g'), ''))
       const phrase = ERROR_PHRASE.test(rawLine)
-      const anchorWords = departures.searchMatchHintWords && tool && searchMatchPrefix(region, lineStart, lineEnd) !== -1 ? hintWords(region, lineStart, lineEnd, words) : words
-      const error = errorSpan(region, lineStart, lineEnd, anchorWords, source, ascii, phrase)
+      const error = errorSpan(region, lineStart, lineEnd, words, source, ascii, phrase)
       let lineError: RawSpan | undefined
       if (error) {
         lineError = error
@@ -144,7 +118,6 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
           lineError = { kind: 'error', start: detailStart, end: capSpan(region, detailStart, detailEnd, MAX_ERROR_LENGTH) }
           spans.push(lineError)
           sawError = true
-          if (firstOccurrence && rawLine.length >= 12) detailLines.add(rawLine)
         }
       }
       if (quoting) {
@@ -192,16 +165,6 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
     return merge(found).map((span) => ({ kind: span.kind, start: span.start + start, end: span.end + start }))
   }
   return found.map((span) => ({ kind: span.kind, start: span.start + start, end: span.end + start }))
-}
-
-/** The words of the line holding the start of an error hint (ASCII folded to lower case), all of them when one holds a lint code's head. */
-function hintWords(text: string, lineStart: number, lineEnd: number, words: readonly ReferenceWord[]): ReferenceWord[] {
-  // A lint code's head (`E501`) in any whitespace-separated run, trimmed punctuation included, makes every word a candidate.
-  if (text.slice(lineStart, lineEnd).split(new RegExp(`${WHITESPACE.source}+`)).some((run) => /[A-Z]\d{3}/.test(run))) return [...words]
-  const folded = text.slice(lineStart, lineEnd).replace(/[A-Z]/g, (letter) => letter.toLowerCase())
-  const starts: number[] = []
-  for (const hint of ERROR_HINT_PHRASES) for (let at = folded.indexOf(hint); at !== -1; at = folded.indexOf(hint, at + 1)) starts.push(lineStart + at)
-  return words.filter((word) => starts.some((at) => word.start <= at && at < word.end))
 }
 
 /** How far a line is indented in spaces and tabs; -1 when other whitespace follows them or nothing does. */

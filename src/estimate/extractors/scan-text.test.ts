@@ -114,25 +114,21 @@ async function compareTranscript(file: string): Promise<number> {
   return parts
 }
 
-// Where `scanText` departs from its rules (the reference reproduces both, see `KnownDepartures`): pinned with
-// `it.fails`, so that fixing either makes its test pass, and fail, until the `it.fails` and the departure go.
-describe('scanText departures from its rules (reported, not yet fixed)', () => {
-  const rulesOnly = { repeatOfDetailSkipped: false, searchMatchHintWords: false }
+// Two departures of `scanText` from its rules that the reference found (both fixed; these are their regressions).
+describe('scanText follows its rules where it once departed from them', () => {
   const repeatOfDetail = 'killed\n    raise ValueError("bad shape")\n    raise ValueError("bad shape")'
   // A numbered file view (SWE-agent's `open`), a docstring line: not an error.
   const numberedLine = '25:    Raises RuntimeError if not found.'
   const textsOf = (text: string, spans: ReadonlyArray<{ start: number; end: number }>) => spans.map((span) => text.slice(span.start, span.end))
 
-  it('the rules keep a repeated line\'s own spans, and read a search match by the word after its prefix', () => {
-    expect(textsOf(repeatOfDetail, referenceScan(repeatOfDetail, 0, repeatOfDetail.length, 'instruction', false, rulesOnly))).toContain('"bad shape"')
-    expect(referenceScan(numberedLine, 0, numberedLine.length, 'tool', false, rulesOnly)).toEqual([])
-  })
-
-  it.fails('scanText keeps the spans of a repeated line whose first occurrence was an error detail line', () => {
+  it("keeps the spans of a repeated line whose first occurrence was an error's detail line", () => {
     expect(textsOf(repeatOfDetail, scanText(repeatOfDetail, 0, repeatOfDetail.length, { mode: 'instruction', caches: new ScanCaches() }).toArray())).toContain('"bad shape"')
+    expect(textsOf(repeatOfDetail, referenceScan(repeatOfDetail, 0, repeatOfDetail.length, 'instruction', false))).toContain('"bad shape"')
   })
 
-  it.fails('scanText reads a search match as an error only by the word right after its prefix', () => {
+  it('reads a search match as an error only by the word right after its prefix', () => {
     expect(scanText(numberedLine, 0, numberedLine.length, { mode: 'tool', caches: new ScanCaches() }).toArray()).toEqual([])
+    const diagnostic = 'src/app.py:12: AssertionError: expected 3, got 4'
+    expect(textsOf(diagnostic, scanText(diagnostic, 0, diagnostic.length, { mode: 'tool', caches: new ScanCaches() }).toArray())).toEqual(['AssertionError: expected 3, got 4'])
   })
 })

@@ -1,5 +1,5 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import { COLON, DIGIT, DOT, EQUALS, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
+import { COLON, DIGIT, DOT, EQUALS, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, OTHER, PAREN, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
 import { sameUnits, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
 import { findPhrases } from './_phrases.js'
@@ -449,6 +449,8 @@ function readLineWords(region: string, index: number, words: LineWords, tool: bo
     let right = index
     if (all & (LEADING_TRIM | TRAILING_TRIM)) {
       while (left < right && units[region.charCodeAt(left)]! & LEADING_TRIM) left++
+      // A Markdown link or image (`[docs](https://…)`, `![x](a.png)`): the word is its target.
+      if ((all & (PAREN | OTHER)) === (PAREN | OTHER)) left = linkTarget(region, left, right)
       let trail = right
       let closer = false
       for (; trail > left; trail--) {
@@ -534,6 +536,8 @@ class PartScan {
   /** Starts of the lines with an error of their own, in order, and their statuses (arrays, not a map: fewer allocations). */
   private readonly errorStarts: number[] = []
   private readonly errorStatuses: number[] = []
+  /** Starts of the lines read as an error's detail line, in order: their repeats are read again (see scanLines). */
+  private readonly detailStarts: number[] = []
   private sawError = false
   /** The first line with words: its first word's start and last word's end (-1 until found), and its first unit. */
   private firstLineFrom = -1
@@ -573,7 +577,9 @@ class PartScan {
         const original = repeated.originals[this.repeatTo]!
         const repeatEnd = repeated.ends[this.repeatTo++]!
         // A line after an error line may be its detail: scanned, as its first occurrence may not have followed one.
-        if (this.previous === NO_ERROR) {
+        // A repeat of a line that was a detail is scanned too: there the line was the error whole, here it is read
+        // for its own items (`raise ValueError("bad shape")` then stands alone).
+        if (this.previous === NO_ERROR && !includesSorted(this.detailStarts, original)) {
           this.previous = this.errorStarts.length > 0 ? statusOf(this.errorStarts, this.errorStatuses, original) : NO_ERROR
           index = repeatEnd
           if (index === length) break
@@ -633,7 +639,9 @@ class PartScan {
     const errorFrom = this.errorTo
     this.errorTo = advancePast(errorOffsets, this.errorTo, lineEnd)
     const errorTo = this.errorTo
-    const lint = words.lint
+    // A search match (`25:    Raises RuntimeError if not found.`) is an error by the word right after its prefix
+    // alone, so every word is looked at, as for lint codes, not only those holding a hint.
+    const lint = words.lint || (errorTo > errorFrom && this.tool && searchMatchPrefix(region, lineStart, lineEnd) !== -1)
     if (errorTo === errorFrom && !lint) return NO_ERROR
     const { starts, ends, count } = words
     // Every error anchor word contains a hint, so only the words holding hints need a look (all of them for lint codes).
@@ -677,6 +685,7 @@ class PartScan {
     while (UNIT_CLASS[region.charCodeAt(detailEnd - 1)]! & SPACE) detailEnd--
     this.spans.push(ERROR, detail, capSpan(region, detail, detailEnd, MAX_ERROR_LENGTH))
     this.sawError = true
+    this.detailStarts.push(lineStart)
   }
 
   /**
@@ -783,6 +792,24 @@ function statusOf(starts: readonly number[], statuses: readonly number[], start:
     else high = middle
   }
   return starts[low] === start ? statuses[low]! : NO_ERROR
+}
+
+/** Where the target of a Markdown link in the word `[start, end)` starts (after its first `](`), else `start`. */
+function linkTarget(text: string, start: number, end: number): number {
+  for (let index = start; index + 1 < end; index++) if (text.charCodeAt(index) === 93 && text.charCodeAt(index + 1) === 40) return index + 2
+  return start
+}
+
+/** Whether the increasing `values` hold `value` (a binary search). */
+function includesSorted(values: readonly number[], value: number): boolean {
+  let low = 0
+  let high = values.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (values[middle]! < value) low = middle + 1
+    else high = middle
+  }
+  return values[low] === value
 }
 
 /** Whether `[start, end)` is `Exit code N`. */
