@@ -332,3 +332,15 @@ describe('issue 10, missed: the target of a Markdown link', () => {
     expect(texts(full.extract(result('    14→See [docs](https://huggingface.co/datasets/PleIAs/SEC) for the schema.'), 0))).toEqual(['https://huggingface.co/datasets/PleIAs/SEC'])
   })
 })
+
+describe("issue 10, not state: a compactor's closing instructions to the model that resumes", () => {
+  it('reads them as agent text (no constraint), and the summary before them as a summary', () => {
+    const body = 'Summary:\n1. Primary Request: never touch config/prod.yaml.'
+    const trailer = '\nIf you need specific details from before compaction, read the full transcript at: /home/u/.claude/projects/p/1.jsonl\nContinue the conversation from where it left off without asking the user any further questions. Resume directly — do not acknowledge the summary, do not recap what was happening. Pick up the last task as if the break never happened.'
+    const items = full.extract(summary(`${body}${trailer}`), 0)
+    expect(ofKind(items, 'constraint')).toEqual(['Primary Request: never touch config/prod.yaml.'])
+    expect(texts(items)).toEqual(expect.arrayContaining(['/home/u/.claude/projects/p/1.jsonl']))
+    // The same sentences from the user are constraints.
+    expect(ofKind(full.extract(user('Resume directly — do not acknowledge the summary, do not recap what was happening.'), 0), 'constraint')).toHaveLength(1)
+  })
+})

@@ -6,6 +6,7 @@ import { entryKind, parseStateBlock } from '../state-block/index.js'
 import { argumentItems } from './extractors/arguments.js'
 import { sameUnits } from './extractors/_scan.js'
 import { ScanCaches, scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
+import { trailerStart } from './extractors/_summary-framing.js'
 import { SpanSet } from './_span-set.js'
 import { segmentItems } from './segment-items.js'
 
@@ -143,6 +144,13 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
         }
         if (block.start > 0) scanText(rendered.text, span.start, span.start + block.start, { mode, caches, into: spans })
         if (span.start + block.end < span.end) scanText(rendered.text, span.start + block.end, span.end, { mode, caches, into: spans })
+        continue
+      }
+      if (mode === 'summary') {
+        // The compactor's closing instructions to the model that resumes are its own, not the user's constraints.
+        const trailer = trailerStart(rendered.text, span.start, span.end)
+        scanText(rendered.text, span.start, trailer, { mode, caches, into: spans })
+        if (trailer < span.end) scanText(rendered.text, trailer, span.end, { mode: 'assistant', caches, into: spans })
         continue
       }
       scanText(rendered.text, span.start, span.end, { mode, caches, isError: part.type === 'tool-result' && part.isError, into: spans })
