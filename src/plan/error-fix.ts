@@ -1,5 +1,6 @@
 import type { Message, ToolCallPart, ToolPair, ToolResultPart } from '../spec/transcript.js'
 import type { CausalUnit, LinkInput, UnitLinkerV1 } from './types.js'
+import { SYSTEM_FAILURE_MESSAGES } from '../vocabulary/failures.js'
 
 /** Lines longer than this are only checked on their first characters (error markers lead a line). */
 const LINE_PREFIX = 240
@@ -14,14 +15,12 @@ export const FAILING_LINE_PREFIXES = [
 ] as const
 
 /**
- * Phrases that make a line failing wherever they stand in it (any case): a compiler's `: error:`, and the shell's and
- * the system's own failure messages. Each names a failure on its own; looser words (`not found`, `killed`,
+ * Phrases that make a line failing wherever they stand in it (any case): a compiler's `: error:`, Windows' `is not
+ * recognized as`, and the shell's and the system's own failure messages (`SYSTEM_FAILURE_MESSAGES`, which the
+ * estimator's error phrases share). Each names a failure on its own; looser words (`not found`, `killed`,
  * `timed out`) are error *hints* of the estimator, not failures.
  */
-export const FAILING_LINE_PHRASES = [
-  ': error:', ': error ts', 'no such file or directory', 'permission denied', 'command not found', 'is not recognized as', 'cannot find module',
-  'module not found', 'no space left on device', 'connection refused', 'not a git repository', 'undefined reference', 'access denied',
-] as const
+export const FAILING_LINE_PHRASES = [': error:', ': error ts', 'is not recognized as', ...SYSTEM_FAILURE_MESSAGES] as const
 
 const EXIT_PHRASES = ['exit code', 'exit status', 'exited with code', 'exited with status', 'returncode', 'return code']
 

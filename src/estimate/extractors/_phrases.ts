@@ -7,6 +7,7 @@
  * matching (without the `u` flag) never pairs a non-ASCII unit with an ASCII one.
  */
 
+import { SYSTEM_FAILURE_MESSAGES } from '../../vocabulary/failures.js'
 import type { RepeatedLines } from './_repeated-lines.js'
 import { CUE_PHRASES } from '../_cues.js'
 
@@ -17,11 +18,13 @@ export const ERROR_HINT_PHRASES = [
   'undefined reference', 'refused', 'not a git', 'cannot find', 'no space',
 ] as const
 
-/** Phrases that make a whole line an error (any case, anywhere in it): `-bash: rsync: command not found`. */
+/**
+ * Phrases that make a whole line an error (any case, anywhere in it): `-bash: rsync: command not found`. The system's
+ * failure messages the planner also reads as a failed call (`SYSTEM_FAILURE_MESSAGES`), and looser ones that only an
+ * error item needs (a line that says `out of memory` or `killed` is kept whole, but does not by itself fail a call).
+ */
 export const ERROR_PHRASES = [
-  'command not found', 'no such file or directory', 'permission denied', 'not a git repository', 'segmentation fault',
-  'out of memory', 'no space left on device', 'connection refused', 'timed out', 'cannot find module', 'module not found',
-  'is not defined', 'undefined reference', 'syntax error', 'access denied', 'not found', 'killed',
+  ...SYSTEM_FAILURE_MESSAGES, 'segmentation fault', 'out of memory', 'timed out', 'is not defined', 'syntax error', 'not found', 'killed',
 ] as const
 
 /** Constraint cues (defined in `_cues.ts`, with the record's). */
