@@ -344,3 +344,9 @@ describe("issue 10, not state: a compactor's closing instructions to the model t
     expect(ofKind(full.extract(user('Resume directly — do not acknowledge the summary, do not recap what was happening.'), 0), 'constraint')).toHaveLength(1)
   })
 })
+
+describe('issue 10, not state: a number opening a parenthesized expression', () => {
+  it('is an operand, not the value of the name before it; a value of its own stays', () => {
+    expect(texts(full.extract(said('Then pad_mask = (1.0 - attention_mask) * neg_inf masks the padding, with lr = 3e-4.'), 0))).toEqual(['lr = 3e-4'])
+  })
+})

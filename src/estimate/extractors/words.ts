@@ -509,8 +509,10 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
     // `1. Steps` is a list marker, `3) retries` an enumeration: a number closed by `.` or `)` takes no unit.
     const closer = text.charCodeAt(ends[index]!)
     if (index + 1 < count && closer !== 46 && closer !== 41 && (flags[index + 1]! & ~UNIT_FLAGS) === 0 && ends[index + 1]! - starts[index + 1]! <= LONGEST_UNIT && isUnitWord(text, starts[index + 1]!, ends[index + 1]!)) last = index + 1
+    // A number opening a parenthesized expression (`pad_mask = (1.0 - mask) * x`) is an operand, not a key's value.
+    const operand = text.charCodeAt(starts[index]! - 1) === 40
     // Comparators end right before the number: look them up by their last word, compare earlier words only on a hit.
-    const candidates = index >= 1 && ends[index - 1]! - starts[index - 1]! <= LONGEST_COMPARATOR_WORD && mayEndComparator(text.charCodeAt(starts[index - 1]!)) ? comparatorsEndingWith(text, starts[index - 1]!, ends[index - 1]!) : undefined
+    const candidates = !operand && index >= 1 && ends[index - 1]! - starts[index - 1]! <= LONGEST_COMPARATOR_WORD && mayEndComparator(text.charCodeAt(starts[index - 1]!)) ? comparatorsEndingWith(text, starts[index - 1]!, ends[index - 1]!) : undefined
     if (candidates !== undefined) {
       for (let which = 0; which < candidates.length; which++) {
         const comparator = candidates[which]!
@@ -528,7 +530,7 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
     }
     // `warmup_steps: 200` — the raw text before the number ends with a colon directly after the key.
     // The gap holds whitespace and a `:` or `=`, so it is at least two units long.
-    if (first === index && index > 0 && starts[index]! - ends[index - 1]! >= 2 && isKeyAt(text, starts[index - 1]!, flags[index - 1]!)) {
+    if (!operand && first === index && index > 0 && starts[index]! - ends[index - 1]! >= 2 && isKeyAt(text, starts[index - 1]!, flags[index - 1]!)) {
       if (isKeyGap(text, ends[index - 1]!, starts[index]!)) first = index - 1
     }
     if (first !== index || last !== index) {
