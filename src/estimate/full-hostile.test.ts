@@ -50,3 +50,23 @@ describe('full and conservative on hostile 1 MB inputs', () => {
     expect(full.estimate([user(`get ${url} now`)]).items.map((item) => [item.kind, item.text.length])).toEqual([['url', url.length]])
   })
 })
+
+describe("full on hostile 1 MB payloads (a file the agent wrote), this round's payload rules", () => {
+  const write = (content: string): Message => ({ role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name: 'Write', arguments: { file_path: '/srv/a.txt', content } }] })
+  const texts = (message: Message) => createFullEstimator({ tokenizer }).extract(message, 0).map((item) => item.text)
+
+  it('a tree drawing, elided paths and Markdown link soup give the target path only', () => {
+    expect(texts(write('├── a.py '.repeat(SIZE / 9)))).toEqual(['/srv/a.txt'])
+    expect(texts(write('.../'.repeat(SIZE / 4)))).toEqual(['/srv/a.txt'])
+    expect(texts(write('[a](b'.repeat(SIZE / 5)))).toEqual(['/srv/a.txt'])
+    expect(texts(write('such as '.repeat(SIZE / 8)))).toEqual(['/srv/a.txt'])
+  })
+
+  it('a megabyte of settings gives every distinct one, each located once (the last exactly)', () => {
+    const lines = SIZE / 16
+    const content = Array.from({ length: lines }, (_, index) => `key_${index}: ${index % 97}\n`).join('')
+    const items = createFullEstimator({ tokenizer }).extract(write(content), 0)
+    expect(items).toHaveLength(lines + 1)
+    expect(items.at(-1)!.text).toBe(`key_${lines - 1}: ${(lines - 1) % 97}`)
+  })
+})
