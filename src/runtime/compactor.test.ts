@@ -375,8 +375,10 @@ describe('earlier summaries', () => {
 })
 
 describe('a state block larger than its part slot', () => {
-  it('gets one more plan with the whole slot per part instead of refusing the compaction (300 turns, slot 800)', async () => {
-    const compactor = createCompactor({ budget: 12_000, slot: 800 })
+  // The ledger's tightest block misses a small part's slot by a few tokens a few times in this session (4 times at
+  // slot 600; which calls depends on every summary written before them).
+  it('gets one more plan with the whole slot per part instead of refusing the compaction (300 turns, slot 600)', async () => {
+    const compactor = createCompactor({ budget: 12_000, slot: 600 })
     let context: readonly Message[] = []
     let retried = 0
     for (const message of codingSession({ turns: 300 })) {

@@ -71,3 +71,28 @@ export function describeOrigins(items: readonly FloorItem[], messages: readonly 
   }
   return origins
 }
+
+/**
+ * groupHeads(items, messages, offset) = per item, the heading of the group it belongs to in the `grouped` layout:
+ * the message and who said or produced it, with the tool and the head of its command or target for a call or a result
+ * (`#125 call Write: /repo/configs/pretrain.yaml`). Items of one part share a heading. Items of messages outside
+ * `messages` get none.
+ */
+export function groupHeads(items: readonly FloorItem[], messages: readonly Message[], offset: number): Map<FloorItem, string> {
+  const calls = new Map<string, ToolCallPart>()
+  for (const message of messages) for (const part of message.parts) if (part.type === 'tool-call') calls.set(part.id, part)
+  const heads = new Map<FloorItem, string>()
+  for (const item of items) {
+    const message = messages[item.message - offset]
+    if (!message) continue
+    const part = partAt(message, item.start)
+    if (!part) continue
+    if (part.type === 'tool-call') heads.set(item, `#${item.message} call ${part.name}: ${commandHead(part)}`)
+    else if (part.type === 'tool-result') {
+      const call = calls.get(part.callId)
+      const tool = part.name ?? call?.name ?? 'tool'
+      heads.set(item, call ? `#${item.message} tool ${tool}: ${commandHead(call)}` : `#${item.message} tool ${tool}`)
+    } else heads.set(item, `#${item.message} ${part.type === 'summary' ? 'summary' : message.role}`)
+  }
+  return heads
+}

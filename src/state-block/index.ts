@@ -26,9 +26,9 @@
  */
 import type { FloorItem, ItemKind } from '../spec/estimator.js'
 import type { Message } from '../spec/transcript.js'
-import { describeOrigins, type ItemOrigin } from './context.js'
+import { describeOrigins, groupHeads, type ItemOrigin } from './context.js'
 
-export { describeOrigins, type ItemOrigin } from './context.js'
+export { describeOrigins, groupHeads, type ItemOrigin } from './context.js'
 
 /** Format version written by {@link renderStateBlock}. */
 export const STATE_BLOCK_VERSION = 2
@@ -82,16 +82,20 @@ export function sectionOf(item: Pick<StateItem, 'kind' | 'key'>): StateSection {
 }
 
 /**
- * How much context each line carries: `full` (speaker, message, tool and command), `short` (speaker), `minimal`
- * (only stale items marked; short current items packed), `flat` (minimal under one `## state` heading, and no
- * `range`/`tokens` on the opening line: the tightest layout).
+ * How much context each line carries: `full` (speaker, message, tool and command), `short` (speaker), `grouped`
+ * (minimal lines, but the items of one message that come together under a `### #N who tool: command` heading, so forty
+ * settings read as the values of one written file), `minimal` (only stale items marked; short current items packed),
+ * `flat` (minimal under one `## state` heading, and no `range`/`tokens` on the opening line: the tightest layout).
  */
-export type StateDetail = 'full' | 'short' | 'minimal' | 'flat'
+export type StateDetail = 'full' | 'short' | 'grouped' | 'minimal' | 'flat'
+
+/** Items of one origin that come together get a heading in the `grouped` layout when there are at least this many. */
+const GROUP_MIN = 2
 
 /** Heading of the `flat` layout's single section. */
 export const FLAT_SECTION = 'state'
 
-const isTerse = (detail: StateDetail): boolean => detail === 'minimal' || detail === 'flat'
+const isTerse = (detail: StateDetail): boolean => detail === 'grouped' || detail === 'minimal' || detail === 'flat'
 
 /** Options of {@link renderStateBlock}. */
 export interface RenderStateBlockOptions {
@@ -226,29 +230,47 @@ export function orderStateItems<T extends StateItem>(items: readonly T[]): Array
 export function renderStateBlock(options: RenderStateBlockOptions): string {
   const detail = options.detail ?? 'full'
   const origins = options.messages && !isTerse(detail) ? describeOrigins(options.items as unknown as readonly FloorItem[], options.messages, options.offset ?? 0) : undefined
+  const heads = options.messages && detail === 'grouped' ? groupHeads(options.items as unknown as readonly FloorItem[], options.messages, options.offset ?? 0) : undefined
   const lines = [stateBlockOpening(detail === 'flat' ? undefined : options.replaced)]
   const sections = orderStateItems(options.items)
   for (const { section, items } of detail === 'flat' ? [{ section: FLAT_SECTION, items: sections.flatMap((group) => group.items) }] : sections) {
     lines.push(`## ${section}`)
-    let packed = ''
-    const rest: string[] = []
-    for (const item of items) {
-      const packable = isTerse(detail) && item.status === 'current' && isBare(item.text) && !hasWhitespace(item.text)
-      if (!packable) {
-        rest.push(renderStateLine(item, origins?.get(item as unknown as FloorItem), detail))
-        continue
-      }
-      if (packed !== '' && packed.length + 1 + item.text.length > PACKED_WIDTH) {
-        lines.push(packed)
-        packed = ''
-      }
-      packed = packed === '' ? `* ${item.text}` : `${packed} ${item.text}`
+    // Runs of consecutive items with one heading (one run per section when there are no headings). A run gets its
+    // heading when it holds several items, or when the run before it had one (else it would read as part of that one).
+    let headed = false
+    for (let from = 0; from < items.length; ) {
+      const head = heads?.get(items[from] as unknown as FloorItem)
+      let to = from + 1
+      while (to < items.length && head !== undefined && heads!.get(items[to] as unknown as FloorItem) === head) to++
+      if (heads === undefined) to = items.length
+      headed = head !== undefined && (to - from >= GROUP_MIN || headed)
+      if (headed) lines.push(`### ${field(head!, 96)}`)
+      renderRun(items.slice(from, to), detail, origins, lines)
+      from = to
     }
-    if (packed !== '') lines.push(packed)
-    lines.push(...rest)
   }
   lines.push(STATE_BLOCK_CLOSE)
   return lines.join('\n')
+}
+
+/** Appends the lines of a run of items: (terse layouts) current short items packed on `* a b c` lines first, then the others. */
+function renderRun(items: readonly StateItem[], detail: StateDetail, origins: Map<FloorItem, ItemOrigin> | undefined, lines: string[]): void {
+  let packed = ''
+  const rest: string[] = []
+  for (const item of items) {
+    const packable = isTerse(detail) && item.status === 'current' && isBare(item.text) && !hasWhitespace(item.text)
+    if (!packable) {
+      rest.push(renderStateLine(item, origins?.get(item as unknown as FloorItem), detail))
+      continue
+    }
+    if (packed !== '' && packed.length + 1 + item.text.length > PACKED_WIDTH) {
+      lines.push(packed)
+      packed = ''
+    }
+    packed = packed === '' ? `* ${item.text}` : `${packed} ${item.text}`
+  }
+  if (packed !== '') lines.push(packed)
+  lines.push(...rest)
 }
 
 /** One item read back out of a block. */
@@ -328,6 +350,8 @@ export function parseStateBlock(summary: string): ParsedStateBlock | undefined {
     if (line === undefined) return undefined
     if (line === STATE_BLOCK_CLOSE) return { version, start: opening.at, end: lineStart + line.length, closeStart: lineStart, entries }
     if (line === '') continue
+    // A group's heading (the `grouped` layout) says where the items under it came from; it is not an item.
+    if (line.startsWith('### ')) continue
     if (line.startsWith('## ')) {
       section = line.slice(3)
       continue

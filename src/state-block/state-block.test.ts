@@ -131,3 +131,33 @@ describe('reading entries back', () => {
     ])
   })
 })
+
+describe('the grouped layout', () => {
+  // A Write of a config and a user turn: the config's settings are one group under the file they were written to.
+  const messages: Message[] = [
+    { role: 'user', parts: [{ type: 'text', text: 'Never touch prod.yaml. Keep save_steps at 500.' }] },
+    { role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name: 'Write', arguments: { file_path: '/repo/configs/sft.yaml', content: 'save_steps: 500\nwarmup_steps: 100' } }] },
+    { role: 'assistant', parts: [{ type: 'tool-call', id: 'c2', name: 'Write', arguments: { file_path: '/repo/configs/dpo.yaml', content: 'save_steps: 200' } }] },
+  ]
+  // Each message has one part, which holds the item (its offset only picks the part).
+  const located = (message: number, text: string) => ({ kind: 'number', text, status: 'current' as const, tokens: 1, message, start: 0, end: text.length })
+  const items = [located(1, 'save_steps: 500'), located(1, 'warmup_steps: 100'), located(2, 'save_steps: 200')]
+
+  it('puts the items of one call under one heading naming the call and its target; a run after a headed one gets its own', () => {
+    const block = renderStateBlock({ items, messages, detail: 'grouped' })
+    expect(block.split('\n')).toEqual([
+      STATE_BLOCK_OPEN,
+      '## identifiers and values',
+      '### #1 call Write: /repo/configs/sft.yaml',
+      'save_steps: 500',
+      'warmup_steps: 100',
+      '### #2 call Write: /repo/configs/dpo.yaml',
+      'save_steps: 200',
+      STATE_BLOCK_CLOSE,
+    ])
+    // Headings are not items: the block reads back exactly its items.
+    expect(parseStateBlock(block)!.entries.map((entry) => entry.text)).toEqual(['save_steps: 500', 'warmup_steps: 100', 'save_steps: 200'])
+    // The minimal layout has no headings.
+    expect(renderStateBlock({ items, messages, detail: 'minimal' })).not.toContain('###')
+  })
+})

@@ -35,8 +35,9 @@ const DECISION_CUE = /\b(?:decid|chose|choos|pin|revert|switch|instead|fix|resol
  * Creates the ledger summarizer: summary = state block (every item verbatim, one line each with who said or produced
  * it, in the order a model needs them) + extractive gist ≤ slot.
  *
- * Offline and deterministic. When the block with full context exceeds the slot it drops context (`short`, then the
- * `minimal` layout that packs short items, then `flat` under one heading); when even that exceeds the slot it fails (never truncates), so the
+ * Offline and deterministic. When the block with full context exceeds the slot it drops context (`short`, then
+ * `grouped`, terse lines under a heading per message, then the `minimal` layout that packs short items, then `flat`
+ * under one heading); when even that exceeds the slot it fails (never truncates), so the
  * orchestrator refuses instead of emitting a summary without state.
  */
 export function createLedgerSummarizer(options: LedgerSummarizerOptions = {}): SummarizerV1 {
@@ -52,7 +53,7 @@ export function createLedgerSummarizer(options: LedgerSummarizerOptions = {}): S
 }
 
 /** Layouts tried in turn: the first whose block fits the slot is used. */
-const DETAILS: readonly StateDetail[] = ['full', 'short', 'minimal', 'flat']
+const DETAILS: readonly StateDetail[] = ['full', 'short', 'grouped', 'minimal', 'flat']
 
 function ledgerSummary(request: SummarizeRequest, gist: boolean, maxSentenceLength: number): SummarizeResult {
   const { tokenizer, slot } = request
