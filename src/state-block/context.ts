@@ -47,15 +47,21 @@ export function describeOrigins(items: readonly FloorItem[], messages: readonly 
   const calls = new Map<string, ToolCallPart>()
   for (const message of messages) for (const part of message.parts) if (part.type === 'tool-call') calls.set(part.id, part)
   const origins = new Map<FloorItem, ItemOrigin>()
+  // Computed on the first call item of a multi-line command.
+  let keptLines: Map<Part, number> | undefined
   for (const item of items) {
     const message = messages[item.message - offset]
     if (!message) continue
     const part = partAt(message, item.start)
     if (!part) continue
     switch (part.type) {
-      case 'tool-call':
-        origins.set(item, { speaker: 'call', message: item.message, tool: part.name })
+      case 'tool-call': {
+        // A command kept in part (a long script's lines that carry state) says how much of it its items hold.
+        const total = commandLines(part)
+        const kept = total > 1 ? (keptLines ??= keptLinesByCall(items, messages, offset)).get(part) ?? 0 : total
+        origins.set(item, { speaker: 'call', message: item.message, tool: part.name, ...(kept < total ? { command: `${kept} of ${total} lines kept` } : {}) })
         break
+      }
       case 'tool-result': {
         const call = calls.get(part.callId)
         const tool = part.name ?? call?.name
@@ -75,24 +81,58 @@ export function describeOrigins(items: readonly FloorItem[], messages: readonly 
 /**
  * groupHeads(items, messages, offset) = per item, the heading of the group it belongs to in the `grouped` layout:
  * the message and who said or produced it, with the tool and the head of its command or target for a call or a result
- * (`#125 call Write: /repo/configs/pretrain.yaml`). Items of one part share a heading. Items of messages outside
- * `messages` get none.
+ * (`#125 call Write: /repo/configs/pretrain.yaml`). Items of one part share a heading. A command of which only some
+ * lines are items (a long script keeps the lines that carry a setting, path or flag) says how many:
+ * `#62 call Bash: ssh host << 'EOF' (9 of 40 lines kept)`. Items of messages outside `messages` get none.
  */
 export function groupHeads(items: readonly FloorItem[], messages: readonly Message[], offset: number): Map<FloorItem, string> {
   const calls = new Map<string, ToolCallPart>()
   for (const message of messages) for (const part of message.parts) if (part.type === 'tool-call') calls.set(part.id, part)
+  // Lines of the items of each call, to tell a command kept whole from one kept in part.
+  const keptLines = keptLinesByCall(items, messages, offset)
   const heads = new Map<FloorItem, string>()
   for (const item of items) {
     const message = messages[item.message - offset]
-    if (!message) continue
-    const part = partAt(message, item.start)
+    const part = message && partAt(message, item.start)
     if (!part) continue
-    if (part.type === 'tool-call') heads.set(item, `#${item.message} call ${part.name}: ${commandHead(part)}`)
-    else if (part.type === 'tool-result') {
+    if (part.type === 'tool-call') {
+      const total = commandLines(part)
+      const kept = keptLines.get(part) ?? 0
+      heads.set(item, `#${item.message} call ${part.name}: ${commandHead(part)}${total > kept ? ` (${kept} of ${total} lines kept)` : ''}`)
+    } else if (part.type === 'tool-result') {
       const call = calls.get(part.callId)
       const tool = part.name ?? call?.name ?? 'tool'
       heads.set(item, call ? `#${item.message} tool ${tool}: ${commandHead(call)}` : `#${item.message} tool ${tool}`)
     } else heads.set(item, `#${item.message} ${part.type === 'summary' ? 'summary' : message.role}`)
   }
   return heads
+}
+
+/** Per call part, the lines of the items of `items` that stand in it (one pass over the items). */
+function keptLinesByCall(items: readonly FloorItem[], messages: readonly Message[], offset: number): Map<Part, number> {
+  const kept = new Map<Part, number>()
+  for (const item of items) {
+    const message = messages[item.message - offset]
+    const part = message && partAt(message, item.start)
+    if (part && part.type === 'tool-call') kept.set(part, (kept.get(part) ?? 0) + lineCount(item.text))
+  }
+  return kept
+}
+
+/** Whether a heading says that lines of its command were left out. */
+export const leavesLinesOut = (head: string): boolean => / lines kept\)$/.test(head)
+
+function lineCount(text: string): number {
+  let count = 1
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count++
+  return count
+}
+
+/** Lines of a call's command (`command`, `cmd` or `script`), 0 for a call without one. */
+function commandLines(call: ToolCallPart): number {
+  const args = call.arguments
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return 0
+  const record = args as Record<string, unknown>
+  const value = record['command'] ?? record['cmd'] ?? record['script']
+  return typeof value === 'string' ? lineCount(value.trimEnd()) : 0
 }

@@ -26,7 +26,7 @@
  */
 import type { FloorItem, ItemKind } from '../spec/estimator.js'
 import type { Message } from '../spec/transcript.js'
-import { describeOrigins, groupHeads, type ItemOrigin } from './context.js'
+import { describeOrigins, groupHeads, leavesLinesOut, type ItemOrigin } from './context.js'
 
 export { describeOrigins, groupHeads, type ItemOrigin } from './context.js'
 
@@ -236,15 +236,16 @@ export function renderStateBlock(options: RenderStateBlockOptions): string {
   for (const { section, items } of detail === 'flat' ? [{ section: FLAT_SECTION, items: sections.flatMap((group) => group.items) }] : sections) {
     lines.push(`## ${section}`)
     // Runs of consecutive items with one heading (one run per section when there are no headings). A run gets its
-    // heading when it holds several items, or when the run before it had one (else it would read as part of that one).
+    // heading when it holds several items, when the run before it had one (else it would read as part of that one),
+    // or when its command's heading says that lines were left out.
     let headed = false
     for (let from = 0; from < items.length; ) {
       const head = heads?.get(items[from] as unknown as FloorItem)
       let to = from + 1
       while (to < items.length && head !== undefined && heads!.get(items[to] as unknown as FloorItem) === head) to++
       if (heads === undefined) to = items.length
-      headed = head !== undefined && (to - from >= GROUP_MIN || headed)
-      if (headed) lines.push(`### ${field(head!, 96)}`)
+      headed = head !== undefined && (to - from >= GROUP_MIN || headed || leavesLinesOut(head))
+      if (headed) lines.push(`### ${field(head!, 120)}`)
       renderRun(items.slice(from, to), detail, origins, lines)
       from = to
     }

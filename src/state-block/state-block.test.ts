@@ -161,3 +161,36 @@ describe('the grouped layout', () => {
     expect(renderStateBlock({ items, messages, detail: 'minimal' })).not.toContain('###')
   })
 })
+
+describe('the grouped layout marks what a command left out', () => {
+  const script = ['ssh -p 2222 root@10.0.0.7 << \'EOF\'', 'cd /workspace', ...Array.from({ length: 26 }, (_, index) => `echo "step ${index}"`), 'python train.py --max_steps 3000', 'EOF'].join('\n')
+  const messages: Message[] = [{ role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name: 'Bash', arguments: { command: script } }] }]
+  const kept = ["ssh -p 2222 root@10.0.0.7 << 'EOF'", 'cd /workspace', 'python train.py --max_steps 3000']
+  const items = kept.map((text) => ({ kind: 'tool-argument', text, status: 'current' as const, tokens: 1, message: 0, start: 0, end: text.length }))
+
+  it('says how many of the command\'s lines its items keep, on the heading', () => {
+    const block = renderStateBlock({ items, messages, detail: 'grouped' })
+    expect(block.split('\n')).toContain("### #0 call Bash: ssh -p 2222 root@10.0.0.7 << 'EOF' (3 of 30 lines kept)")
+    expect(parseStateBlock(block)!.entries.map((entry) => entry.text)).toEqual(kept)
+  })
+
+  it('gives a lone kept line of a long command its heading too, and a command kept whole no count', () => {
+    const lone = renderStateBlock({ items: items.slice(0, 1), messages, detail: 'grouped' })
+    expect(lone).toContain('(1 of 30 lines kept)')
+    const whole: Message[] = [{ role: 'assistant', parts: [{ type: 'tool-call', id: 'c2', name: 'Bash', arguments: { command: 'npm test\nnpm run lint' } }] }]
+    const both = ['npm test', 'npm run lint'].map((text) => ({ kind: 'tool-argument', text, status: 'current' as const, tokens: 1, message: 0, start: 0, end: text.length }))
+    expect(renderStateBlock({ items: both, messages: whole, detail: 'grouped' })).toContain('### #0 call Bash: npm test\n')
+  })
+})
+
+describe('the full layout marks what a command left out', () => {
+  it("names the share of the command's lines its items keep in each line's context", () => {
+    const script = ['cd /workspace', ...Array.from({ length: 20 }, (_, index) => `echo "step ${index}"`), 'python train.py --max_steps 3000'].join('\n')
+    const messages: Message[] = [{ role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name: 'Bash', arguments: { command: script } }] }]
+    const items = ['cd /workspace', 'python train.py --max_steps 3000'].map((text) => ({ kind: 'tool-argument', text, status: 'current' as const, tokens: 1, message: 0, start: 0, end: text.length }))
+    expect(renderStateBlock({ items, messages, detail: 'full' }).split('\n')).toContain('- [call #0; Bash: 2 of 22 lines kept] python train.py --max_steps 3000')
+    // A one-line command has no count.
+    const one: Message[] = [{ role: 'assistant', parts: [{ type: 'tool-call', id: 'c2', name: 'Bash', arguments: { command: 'npm test' } }] }]
+    expect(renderStateBlock({ items: [{ kind: 'tool-argument', text: 'npm test', status: 'current', tokens: 1, message: 0, start: 0, end: 8 }], messages: one, detail: 'full' })).toContain('- [call #0; Bash] npm test')
+  })
+})
