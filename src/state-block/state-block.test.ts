@@ -191,6 +191,7 @@ describe('the full layout marks what a command left out', () => {
     expect(renderStateBlock({ items, messages, detail: 'full' }).split('\n')).toContain('- [call #0; Bash: 2 of 22 lines kept] python train.py --max_steps 3000')
     // A one-line command has no count.
     const one: Message[] = [{ role: 'assistant', parts: [{ type: 'tool-call', id: 'c2', name: 'Bash', arguments: { command: 'npm test' } }] }]
-    expect(renderStateBlock({ items: [{ kind: 'tool-argument', text: 'npm test', status: 'current', tokens: 1, message: 0, start: 0, end: 8 }], messages: one, detail: 'full' })).toContain('- [call #0; Bash] npm test')
+    const test = { kind: 'tool-argument', text: 'npm test', status: 'current' as const, tokens: 1, message: 0, start: 0, end: 8 }
+    expect(renderStateBlock({ items: [test], messages: one, detail: 'full' })).toContain('- [call #0; Bash] npm test')
   })
 })
