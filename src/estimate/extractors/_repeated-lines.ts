@@ -4,7 +4,7 @@
  * has found already, and the caller keeps one span per text: the scan skips it.
  */
 
-import { sameUnits } from './_scan.js'
+import { GenerationSlots, sameUnits } from './_scan.js'
 
 /** Lines shorter than this are not looked up: scanning them again costs about what the lookup does. */
 const MIN_LENGTH = 12
@@ -17,19 +17,9 @@ const BITS = 12
  * cache: repeats in agent text come within a few dozen lines (a traceback's fixed lines, a test run's header). Each
  * estimator owns one (see `ScanCaches`), so estimators never evict each other's lines.
  */
-export class RecentLines {
-  /** Per slot, side by side: generation, start, length. */
-  readonly slots = new Int32Array(4 << BITS)
-  /** The last generation handed out. */
-  generation = 0
-
-  /** A generation for a new pass (starting over, table emptied, when the counter would overflow). */
-  nextGeneration(): number {
-    if (this.generation === 0x7fffffff) {
-      this.generation = 0
-      this.slots.fill(0)
-    }
-    return ++this.generation
+export class RecentLines extends GenerationSlots {
+  constructor() {
+    super(BITS)
   }
 }
 

@@ -116,3 +116,27 @@ export function wordsOf(text: string, start: number, end: number): Word[] {
   }
   return words
 }
+
+/**
+ * A direct-mapped table of four integers per slot (generation, start, length, and one more) whose entries belong to
+ * the pass whose generation they carry, as they hold offsets into that pass's text: a new pass needs no clearing.
+ */
+export class GenerationSlots {
+  /** Per slot, side by side (one cache line per lookup): generation, start, length, and the table's own value. */
+  readonly slots: Int32Array
+  /** The last generation handed out. */
+  generation = 0
+
+  constructor(bits: number) {
+    this.slots = new Int32Array(4 << bits)
+  }
+
+  /** A generation for a new pass (starting over, table emptied, when the counter would overflow). */
+  nextGeneration(): number {
+    if (this.generation === 0x7fffffff) {
+      this.generation = 0
+      this.slots.fill(0)
+    }
+    return ++this.generation
+  }
+}

@@ -141,18 +141,12 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
   const name = key.toLowerCase()
   if (value.trim() === '' || NARRATIVE_KEYS.has(name)) return
   const lines = countLines(value, Math.max(options.maxLines, SHORT_PAYLOAD_LINES) + 1)
-  // Offsets of the value's units `[start, end)` in the rendering.
-  const locate = (start: number, end: number): [number, number] => {
-    if (!json) return [at + start, at + end]
-    const from = at + 1 + escapedLength(value, 0, start)
-    return [from, from + escapedLength(value, start, end)]
-  }
   if (INSTRUCTION_KEYS.has(name)) {
     const spans = scanText(value, 0, value.length, { mode: 'assistant', caches: options.caches, into: new SpanList(16) })
     // Spans come in order: one pass locates them all, however long the instructions.
-    const locateInOrder = inOrder(value, at, json)
+    const locate = inOrder(value, at, json)
     for (let index = 0; index < spans.length; index++) {
-      const [start, end] = locateInOrder(spans.starts[index]!, spans.ends[index]!)
+      const [start, end] = locate(spans.starts[index]!, spans.ends[index]!)
       push(value.slice(spans.starts[index], spans.ends[index]), start, end)
     }
     return
@@ -171,17 +165,18 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     // session runs `git status` or `ls src/` again verbatim, and such a command costs about what its path does.)
     // A read on another machine (`ssh -p 2222 root@host "tail -5 /workspace/train.log"`) repeats its connection with
     // every look: the connection is kept (once per segment, as items are distinct by text) and what it reads.
-    const connection = value.length <= options.maxLength ? remoteConnection(value) : undefined
-    if (value.length <= options.maxLength && (/^\s*sleep\s/.test(value) || connection !== undefined) && isObservation(value)) {
+    const remote = remoteConnection(value)
+    if (value.length <= options.maxLength && (/^\s*sleep\s/.test(value) || remote !== undefined) && isObservation(value)) {
       const spans = scanText(value, 0, value.length, { mode: 'code', caches: options.caches, into: new SpanList(16) })
+      const locate = inOrder(value, at, json)
       let targets = 0
-      if (connection !== undefined) {
-        const [start, end] = locate(connection[0], connection[1])
-        push(value.slice(connection[0], connection[1]), start, end)
+      if (remote !== undefined) {
+        const [start, end] = locate(remote[0], remote[1])
+        push(value.slice(remote[0], remote[1]), start, end)
       }
       for (let index = 0; index < spans.length; index++) {
         // The connection's own words (its key file) are in its item.
-        if (connection !== undefined && spans.starts[index]! < connection[1] && spans.ends[index]! > connection[0]) continue
+        if (remote !== undefined && spans.starts[index]! < remote[1] && spans.ends[index]! > remote[0]) continue
         if (!TARGET_KINDS.has(spans.kindOf(index))) continue
         const [start, end] = locate(spans.starts[index]!, spans.ends[index]!)
         push(value.slice(spans.starts[index], spans.ends[index]), start, end)
@@ -193,7 +188,6 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     let ranges = commandRanges(value, options, bodies)
     // A command run on another machine repeats its connection (`ssh -p 19377 root@host -i key -o …`) with every
     // command sent there: the connection is its own item (once per segment), the command sent is the other.
-    const remote = connection ?? remoteConnection(value)
     if (remote !== undefined) ranges = withoutConnection(value, ranges, remote)
     if (ranges.length === 1 && ranges[0]![0] === 0 && ranges[0]![1] === value.length) {
       push(value, at, at + (json ? jsonLength(value) : value.length))
@@ -204,15 +198,11 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
       const locateBody = inOrder(value, at, json)
       for (const [start, end] of bodies) payloadItems(value, start, end, PAYLOAD_VALUE_KINDS, locateBody, options.caches, push)
     }
-    let escapedTo = 0
-    let escapedAt = at + (json ? 1 : 0)
+    // Ranges come in order: one pass locates them all.
+    const locate = inOrder(value, at, json)
     for (const [start, end] of ranges) {
-      // Ranges come in order: the escaped length up to each is added on.
-      escapedAt += json ? escapedLength(value, escapedTo, start) : start - escapedTo
-      const length = json ? escapedLength(value, start, end) : end - start
-      push(value.slice(start, end), escapedAt, escapedAt + length)
-      escapedAt += length
-      escapedTo = end
+      const [from, to] = locate(start, end)
+      push(value.slice(start, end), from, to)
     }
     return
   }

@@ -1,8 +1,8 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { COLON, DIGIT, DOT, EQUALS, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, OTHER, PAREN, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
-import { sameUnits, trimmedEnd } from './_scan.js'
+import { GenerationSlots, sameUnits, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
-import { findPhrases } from './_phrases.js'
+import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
 import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, jsonMessage, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
 import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone } from './words.js'
@@ -69,19 +69,10 @@ const CACHE_BITS = 15
  * the word and checked against the word's units; entries belong to the scan whose generation they carry, as they hold
  * offsets into its text. A word's flags follow from its text, so its kind does too.
  */
-export class WordKinds {
-  /** Per slot, side by side (one cache line per lookup): generation, start, length, kind code. */
-  readonly slots = new Int32Array(4 << CACHE_BITS)
-  /** The last generation handed out. */
-  generation = 0
-
-  /** A generation for a new scan (starting over, cache emptied, when the counter would overflow). */
-  nextGeneration(): number {
-    if (this.generation === 0x7fffffff) {
-      this.generation = 0
-      this.slots.fill(0)
-    }
-    return ++this.generation
+export class WordKinds extends GenerationSlots {
+  // Per slot: generation, start, length, kind code.
+  constructor() {
+    super(CACHE_BITS)
   }
 
   /**
@@ -864,8 +855,8 @@ function isLogOrWarning(text: string, start: number, end: number): boolean {
 
 const NO_OFFSETS: readonly number[] = []
 
-/** A cue that what follows is an example, not a value of the session (case-insensitive, at a word start). */
-const EXAMPLE_CUE = /\b(?:such as|e\.g\.|for example|for instance)[\s,:]/gi
+/** A cue that what follows is an example ({@link EXAMPLE_PHRASES}, any case, at a word start, then a space, `,` or `:`). */
+const EXAMPLE_CUE = new RegExp(`\\b(?:${EXAMPLE_PHRASES.map((phrase) => phrase.replaceAll('.', '\\.')).join('|')})[\\s,:]`, 'gi')
 /** Where an example's clause ends: a sentence's end, `;`, `)`, or a comma before a plain word (`, and you`, `, open files`). */
 const CLAUSE_END = /[.!?](?:\s|$)|[;)]|,\s+[a-z']+(?=\s)/g
 
