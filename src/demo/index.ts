@@ -1,7 +1,7 @@
 /**
  * `floorguard demo`: the record's observed system as a deterministic simulation, a naive compactor against floorguard.
  */
-export { createNaiveSummarizer, naiveSummary, NAIVE_HEADING, splitSentences } from './naive-summarizer.js'
+export { createNaiveSummarizer, naiveSummary, NAIVE_HEADING } from './naive-summarizer.js'
 export { demoJson, renderDemo, DEMO_JSON_VERSION, type ArmEventJson, type ArmJson, type DemoJson } from './render.js'
 export {
   ARM_NAMES,

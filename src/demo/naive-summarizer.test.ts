@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../spec/transcript.js'
 import { createTokenizer } from '../tokenize/index.js'
-import { createNaiveSummarizer, naiveSummary, splitSentences } from './naive-summarizer.js'
+import { splitSentences } from '../summarize/ledger.js'
+import { createNaiveSummarizer, naiveSummary } from './naive-summarizer.js'
 
 const words = (text: string): number => text.split(/\s+/).filter((word) => word.length > 0).length
 

@@ -8,6 +8,7 @@
  */
 import type { SummarizeRequest, SummarizeResult, SummarizerV1 } from '../spec/summarizer.js'
 import type { Message } from '../spec/transcript.js'
+import { splitSentences } from '../summarize/ledger.js'
 
 /** The first line of every naive summary. */
 export const NAIVE_HEADING = 'Summary of the earlier conversation:'
@@ -93,31 +94,3 @@ function entryOf(message: Message): Entry {
   return { speaker, sentences, tools }
 }
 
-/**
- * splitSentences(text) = the text's sentences: a sentence ends at `.`, `!` or `?` followed by white space, or at a
- * line break. One linear pass, no regex.
- */
-export function splitSentences(text: string): string[] {
-  const sentences: string[] = []
-  let start = 0
-  const push = (end: number): void => {
-    const sentence = text.slice(start, end).trim()
-    if (sentence.length > 0) sentences.push(sentence)
-  }
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    if (code === 10) {
-      push(index)
-      start = index + 1
-    } else if ((code === 46 || code === 33 || code === 63) && (index + 1 === text.length || isSpace(text.charCodeAt(index + 1)))) {
-      push(index + 1)
-      start = index + 1
-    }
-  }
-  push(text.length)
-  return sentences
-}
-
-function isSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13
-}

@@ -20,7 +20,8 @@ import type { Message } from '../spec/transcript.js'
 import { parseStateBlock } from '../state-block/index.js'
 import { createTokenizer } from '../tokenize/index.js'
 import { messageTokens, renderMessage } from '../transcript/render.js'
-import { createNaiveSummarizer, splitSentences } from './naive-summarizer.js'
+import { createNaiveSummarizer } from './naive-summarizer.js'
+import { splitSentences } from '../summarize/ledger.js'
 import { generateSession, turnOf, type DemoSession, type PlantedItem, type PlantedKind } from './session.js'
 
 /** The arms, in the order they are printed. */

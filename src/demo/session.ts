@@ -12,7 +12,7 @@
  */
 import type { Message, Part } from '../spec/transcript.js'
 import { fileNamed, listing, PROJECT_FILES, ROOT } from './_project.js'
-import { createDemoRandom, type DemoRandom } from './_random.js'
+import { createRandom, type Random } from '../_random.js'
 
 /** Which of the record's three items a planted item is. */
 export type PlantedKind = 'constraint' | 'error' | 'version-pin'
@@ -77,7 +77,7 @@ export function generateSession(options: DemoSessionOptions = {}): DemoSession {
   const seed = options.seed ?? DEFAULT_SEED
   const turns = options.turns ?? DEFAULT_TURNS
   if (!Number.isInteger(turns) || turns < 1) throw new RangeError(`turns: expected a positive integer, got ${turns}`)
-  const session = new SessionBuilder(createDemoRandom(seed))
+  const session = new SessionBuilder(createRandom(seed))
   for (const step of SCRIPT) {
     if (session.turns > turns) break
     step(session)
@@ -141,7 +141,7 @@ class SessionBuilder {
   private lastDiscussion = -1
   private lastRead: readonly string[] = []
 
-  constructor(readonly random: DemoRandom) {}
+  constructor(readonly random: Random) {}
 
   user(text: string): number {
     return this.push({ role: 'user', parts: [{ type: 'text', text }] })
@@ -313,7 +313,7 @@ class SessionBuilder {
 }
 
 /** verboseSuite(random) = `pytest -v` output of the project's whole suite, all passing, with seeded durations. */
-function verboseSuite(random: DemoRandom): string {
+function verboseSuite(random: Random): string {
   const names: string[] = []
   for (const file of PROJECT_FILES) {
     if (!file.path.startsWith('tests/')) continue

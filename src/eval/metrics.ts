@@ -4,7 +4,7 @@
  * Pure: data in, numbers out.
  */
 import type { Message } from '../spec/transcript.js'
-import { createRandom } from './_random.js'
+import { createRandom } from '../_random.js'
 import type { GoldItem, GoldKind, GoldSource } from './gold/index.js'
 
 /** A gold text of a segment, once: its first occurrence, and whether any occurrence lies outside tool output. */

@@ -11,7 +11,7 @@
  */
 import type { Message, Part, Transcript } from '../spec/transcript.js'
 import { pairToolCalls } from '../transcript/render.js'
-import { createRandom, type Random } from './_random.js'
+import { createRandom, type Random } from '../_random.js'
 
 /** What a planted item is. */
 export type PlantedKind =

@@ -1,9 +1,10 @@
 /**
- * The demo's seeded pseudo-random source: the same seed gives the same session on every machine and Node version.
+ * A seeded pseudo-random source (the eval's scenarios and bootstrap, the demo's session): the same seed gives the same
+ * sequence on every machine and Node version, which `Math.random` does not.
  */
 
-/** A seeded generator of uniform numbers and the choices built on them. */
-export interface DemoRandom {
+/** A seeded generator of uniform numbers in [0, 1) and the choices built on them. */
+export interface Random {
   /** next() = a uniform number in [0, 1). */
   next(): number
   /** int(min, max) = a uniform integer in [min, max] (both included). */
@@ -14,8 +15,8 @@ export interface DemoRandom {
   chance(p: number): boolean
 }
 
-/** createDemoRandom(seed) = mulberry32 over a 32-bit state (seed folded to 32 bits). */
-export function createDemoRandom(seed: number): DemoRandom {
+/** createRandom(seed) = mulberry32 over a 32-bit state (seed folded to 32 bits). */
+export function createRandom(seed: number): Random {
   let state = (Math.trunc(seed) ^ 0x9e3779b9) >>> 0
   const next = (): number => {
     state = (state + 0x6d2b79f5) >>> 0
