@@ -114,6 +114,25 @@ describe('issue 10, missed: versions with their product', () => {
     // `took 1.2.3` stay as they were.
     expect(full.extract(said('Loss 5.66 at step 3, then took 1.2.3 apart.'), 0).map((item) => [item.kind, item.text])).toEqual([['version', '1.2.3']])
   })
+
+  it('keeps a `v` version and an `or later` version after a known product, and neither alone', () => {
+    // Session 1 wrote `Transformers v5.10` and `Python 3.11+` into its plan and README and typed them again later.
+    const items = full.extract(said('Needs Transformers v5.10 and Python 3.11+ (node v20.1 works).'), 0)
+    expect(items.map((item) => [item.kind, item.text])).toEqual([['version', 'Transformers v5.10'], ['version', 'Python 3.11+'], ['version', 'node v20.1']])
+    expect(texts(full.extract(said('Moved from v5.10 to 3.11+ and then step v2.3 of the plan.'), 0))).toEqual([])
+  })
+
+  it('keeps a container image with its tag: a version pinned as a pin is', () => {
+    const text = [
+      'FROM pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel AS builder',
+      'Base: nvidia/cuda:12.1.0-runtime-ubuntu22.04, then ghcr.io/org/app:v1.2.3 and python:3.11-slim.',
+    ].join('\n')
+    expect(ofKind(full.extract(said(text), 0), 'version')).toEqual(['pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel', 'nvidia/cuda:12.1.0-runtime-ubuntu22.04', 'ghcr.io/org/app:v1.2.3', 'python:3.11-slim'])
+    // A path with its line, a key with its value, a time and a status with an id are no images.
+    const items = full.extract(said('See src/app.ts:12 with lr:0.001 at 12:30; error:123e4567-e89b-12d3-a456-426614174000 again.'), 0)
+    expect(ofKind(items, 'version')).toEqual([])
+    expect(texts(items)).toContain('src/app.ts:12')
+  })
 })
 
 describe('issue 10, missed: words longer than 512 units', () => {
@@ -251,6 +270,25 @@ describe('issue 10, missed: the values of a file the agent wrote (a long Write o
     expect(yaml).toEqual(expect.arrayContaining(['./checkpoints/pretrain', 'per_device_train_batch_size: 4', 'gradient_accumulation_steps: 8', 'learning_rate: 3.0e-4']))
   })
 
+  it('keeps the flags with their values and the paper ids written into it, not the keyword arguments of its code', () => {
+    const notes = [
+      '## Usage',
+      '',
+      'Fine-tune from the pretrained checkpoint (see the sampler paper, arXiv:2504.12216, for why the steps matter):',
+      '',
+      '```bash',
+      'uv run python scripts/sft.py \\',
+      '  --model_path ./checkpoints/pretrain \\',
+      '  --dataset_name your_dataset',
+      '```',
+      '',
+      'The loader is built with `load(path, dtype=np.float32, strict=False)`; nothing else changes in the trainer code.',
+    ].join('\n')
+    const items = texts(full.extract(call('Write', { file_path: '/repo/docs/usage.md', content: notes }), 0))
+    expect(items).toEqual(expect.arrayContaining(['arXiv:2504.12216', '--model_path ./checkpoints/pretrain', '--dataset_name your_dataset']))
+    expect(items.filter((text) => text.includes('dtype') || text.includes('strict'))).toEqual([])
+  })
+
   it('keeps no prose and no bare names of code from it', () => {
     // An error the code raises is not an error that happened, and a constant's name is not its value.
     const code = "def train(model, loader):\n    '''Runs one epoch over the loader, then logs.'''\n    if MAX_RETRIES < 1:\n        raise RuntimeError('CUDA error: out of memory')\n    for batch in loader:\n        model.step(batch)\n".repeat(6)
@@ -330,6 +368,12 @@ describe('issue 10, missed: the target of a Markdown link', () => {
     expect(texts(full.extract(said('See [the docs](https://docs.pytorch.org/docs/stable/notes/mps.html) and [plan](docs/plan.md).'), 0))).toEqual(['https://docs.pytorch.org/docs/stable/notes/mps.html', 'docs/plan.md'])
     expect(texts(full.extract(user('![diagram](assets/arch.png)'), 0))).toEqual(['assets/arch.png'])
     expect(texts(full.extract(result('    14→See [docs](https://huggingface.co/datasets/PleIAs/SEC) for the schema.'), 0))).toEqual(['https://huggingface.co/datasets/PleIAs/SEC'])
+  })
+
+  it('reads what the link text ends with as a word of its own: an id or a path there is found beside the target', () => {
+    const items = full.extract(said('- [Fast-dLLM arXiv:2505.22618](https://arxiv.org/abs/2505.22618) and [src/train.py](src/train.py#L12)'), 0)
+    // The second link's target (`#L12` on it) is no path: `src/train.py` comes from its text.
+    expect(texts(items)).toEqual(['arXiv:2505.22618', 'https://arxiv.org/abs/2505.22618', 'src/train.py'])
   })
 })
 

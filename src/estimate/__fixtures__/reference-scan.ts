@@ -39,11 +39,13 @@ interface ReferenceWord {
 }
 
 /** A word's trimmed bounds: wrapping punctuation off, but a trailing `)` that closes a `(` of the word kept. */
-function trimWord(text: string, start: number, end: number): [number, number] {
+function trimWord(text: string, start: number, end: number): Array<[number, number]> {
   const word = text.slice(start, end)
   let left = start + (LEADING.exec(word)?.[0].length ?? 0)
-  // A Markdown link or image (`[docs](https://…)`, `![x](a.png)`): the word is its target.
+  // A Markdown link or image (`[docs](https://…)`, `![x](a.png)`): the word is its target, and the text before `](`
+  // a word of its own when it has two units or more (untrimmed).
   const link = text.slice(left, end).indexOf('](')
+  const linkText: Array<[number, number]> = link >= 2 ? [[left, left + link]] : []
   if (link !== -1) left += link + 2
   const trailing = TRAILING.exec(text.slice(left, end))?.[0] ?? ''
   const trail = end - trailing.length
@@ -59,7 +61,7 @@ function trimWord(text: string, start: number, end: number): [number, number] {
     open--
     right = trail + index + 1
   }
-  return [left, right]
+  return [...linkText, [left, right]]
 }
 
 /** The spans of `[start, end)` of `text` as `scanText` finds them, in order, with absolute offsets (see the file's doc). */
@@ -84,8 +86,9 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
     for (const match of rawLine.matchAll(RUN)) {
       const from = lineStart + match.index!
       if (match[0].startsWith('-')) dash = true
-      const [left, right] = trimWord(region, from, from + match[0].length)
-      if (right > left) words.push({ start: left, end: right, text: region.slice(left, right), flags: wordFlags(region, left, right) })
+      for (const [left, right] of trimWord(region, from, from + match[0].length)) {
+        if (right > left) words.push({ start: left, end: right, text: region.slice(left, right), flags: wordFlags(region, left, right) })
+      }
     }
     let status: LineStatus = { kind: 'none' }
     if (words.length > 0) {
@@ -137,7 +140,7 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
         if (word.text.length < 2) return
         const kind = classifyWord(word.text, word.flags)
         if (kind === undefined || (tool && !TOOL_KINDS.has(kind))) return
-        const product = index > 0 && (kind === 'version' || (kind === 'number' && /^(?=.*\d)(?=.*\.)[0-9.]+$/.test(word.text))) ? productBefore(region, starts, ends, flags, index, kind === 'version') : -1
+        const product = index > 0 && (kind === 'version' || (kind === 'number' && /^v?(?=[0-9.]*\d)(?=[0-9.]*\.)[0-9.]+\+?$/.test(word.text))) ? productBefore(region, starts, ends, flags, index, kind === 'version') : -1
         if (product !== -1) spans.push({ kind: 'version', start: product, end: word.end })
         else if (standsAlone(word.text, kind, word.flags) && !(kind === 'path' && region[word.start - 1] === '<') && !(kind === 'identifier' && mode === 'code' && !/[=0-9"'`]/.test(word.text))) spans.push({ kind, start: word.start, end: word.end })
       })

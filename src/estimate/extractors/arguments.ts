@@ -10,7 +10,7 @@ import type { ToolCallPart } from '../../spec/transcript.js'
 import { capSpan } from './lines.js'
 import { wordsOf } from './_scan.js'
 import { type ScanCaches, scanText, SpanList } from './scan-text.js'
-import { classifyWord, standsAlone } from './words.js'
+import { classifyWord, isWrittenValue, standsAlone } from './words.js'
 
 /** An argument's text that is state, with the range of its JSON form in the rendered message. */
 export interface ArgumentItem {
@@ -52,8 +52,9 @@ const SHORT_PAYLOAD_LENGTH = 300
 const SHORT_PAYLOAD_LINES = 5
 /**
  * Kinds kept from a long payload (a file's content, a patch): the values written into it (a path, a URL, a pin, an id,
- * `save_steps: 500`, `--max_steps 3000`, `WORKERS=4`), which a session types again in later commands, and not
- * its prose or code (the file holds those, and the payload's target path stands for them).
+ * `save_steps: 500`, `--max_steps 3000`, `WORKERS=4`; of identifiers, those `isWrittenValue` accepts:
+ * `--output_dir ./checkpoints/sft`, `arXiv:2504.12216`), which a session types again in later commands, and not its
+ * prose or code (the file holds those, and the payload's target path stands for them).
  */
 const PAYLOAD_VALUE_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'version', 'uuid', 'hash', 'number', 'env'])
 /** Argument keys whose values are shell commands or scripts (see {@link commandRanges}). */
@@ -217,8 +218,8 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
 function payloadItems(value: string, start: number, end: number, kinds: ReadonlySet<string> | undefined, locate: (start: number, end: number) => [number, number], caches: ScanCaches, push: Push): void {
   const spans = scanText(value, start, end, { mode: 'code', caches, into: new SpanList(16) })
   for (let index = 0; index < spans.length; index++) {
-    if (kinds !== undefined && !kinds.has(spans.kindOf(index))) continue
     const kind = spans.kindOf(index)
+    if (kinds !== undefined && !kinds.has(kind) && !(kind === 'identifier' && isWrittenValue(value.slice(spans.starts[index], spans.ends[index])))) continue
     if ((kind === 'path' || kind === 'url') && !isUsablePath(value, spans.starts[index]!, spans.ends[index]!)) continue
     const [from, to] = locate(spans.starts[index]!, spans.ends[index]!)
     push(value.slice(spans.starts[index], spans.ends[index]), from, to)

@@ -440,8 +440,21 @@ function readLineWords(region: string, index: number, words: LineWords, tool: bo
     let right = index
     if (all & (LEADING_TRIM | TRAILING_TRIM)) {
       while (left < right && units[region.charCodeAt(left)]! & LEADING_TRIM) left++
-      // A Markdown link or image (`[docs](https://…)`, `![x](a.png)`): the word is its target.
-      if ((all & (PAREN | OTHER)) === (PAREN | OTHER)) left = linkTarget(region, left, right)
+      // A Markdown link or image (`[docs](https://…)`, `![x](a.png)`): the word is its target, and what its text
+      // ends with before it is a word of its own (`[Fast-dLLM arXiv:2505.22618](https://…)`).
+      if ((all & (PAREN | OTHER)) === (PAREN | OTHER)) {
+        const target = linkTarget(region, left, right)
+        if (target - 2 - left >= 2) {
+          const text = wordFlags(region, left, target - 2)
+          starts[count] = left
+          ends[count] = target - 2
+          flags[count] = text
+          lineFlags |= text
+          if (!isUnclassifiable(text, region.charCodeAt(left)) && (!tool || mayBeToolIdentifier(text, target - 2 - left))) candidates[candidateCount++] = count
+          count++
+        }
+        left = target
+      }
       let trail = right
       let closer = false
       for (; trail > left; trail--) {
@@ -726,7 +739,7 @@ class PartScan {
       const code = classified & KIND_MASK
       if (classified < 0 || (tool && (TOOL_RESULT_CODES & (1 << code)) === 0)) continue
       // A version keeps the product it versions (`OpenWrt 23.05-SNAPSHOT`, `node 20.11.1`, `Python 3.11`).
-      const product = word > 0 && (code === VERSION || (code === NUMBER && flags[word] === (DIGIT | DOT))) ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
+      const product = word > 0 && (code === VERSION || (code === NUMBER && (flags[word]! & ~(LOWER | NON_HEX_LETTER | OTHER)) === (DIGIT | DOT))) ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
       if (product !== -1) spans.push(VERSION, product, wordEnd)
       // A closing tag (`</task-notification>`) is markup, not a rooted path.
       else if ((classified & NOT_ALONE) === 0 && !(code === PATH && wordStart > 0 && region.charCodeAt(wordStart - 1) === 60) && !(code === IDENTIFIER && this.codePayload && (flags[word]! & VALUE_UNITS) === 0)) spans.push(code, wordStart, wordEnd)

@@ -22,6 +22,7 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
   if (flags & (EQUALS | COMPARE) && (PIN.test(word) || RANGE.test(word))) return 'version'
   if (flags & AT && flags & DIGIT && NPM_PIN.test(word)) return 'version'
   if (flags & DOT && flags & DIGIT && (SEMVER.test(word) || (flags & HYPHEN && SUFFIXED_VERSION.test(word)))) return 'version'
+  if (flags & COLON && flags & DIGIT && isImageReference(word)) return 'version'
   // A comparator with a number (`>200`, `<=5ms`) is a threshold; a range needs a dotted version (`>=3.11`).
   if (flags & (COMPARE | EQUALS | OTHER) && flags & DIGIT && isComparator(word.charCodeAt(0)) && COMPARED_NUMBER.test(word)) return 'number'
   if (flags & EQUALS) {
@@ -36,6 +37,8 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
     if (flags & DIGIT && CODE.test(word)) return 'constant'
   }
   if (flags & DIGIT && (SCIENTIFIC.test(word) || DECIMAL.test(word) || NUMBER_WITH_UNIT.test(word))) return 'number'
+  // `v5.10`, `3.11+`: a version only after the product it versions (see productBefore), alone a number.
+  if (flags & DIGIT && flags & DOT && PRODUCT_NUMBER.test(word)) return 'number'
   if (flags & CURRENCY && MONEY.test(word)) return 'number'
   if (flags & UNDERSCORE && SNAKE.test(word)) return 'identifier'
   if (flags & UPPER_INNER && flags & LOWER && CAMEL.test(word)) return 'identifier'
@@ -43,6 +46,15 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
   if (flags & (UNDERSCORE | HYPHEN) && flags & DIGIT && PREFIXED_ID.test(word)) return 'identifier'
   if (flags & DOT && isDotted(word)) return 'identifier'
   return undefined
+}
+
+/**
+ * isWrittenValue(text) = whether an identifier item is a value a file carries as it carries a path or a pin: a flag
+ * with its value (`--output_dir ./checkpoints/sft`, `--model=gpt2`) or a paper's id (`arXiv:2504.12216`). Other
+ * identifiers of a file (`dtype=np.float32`, `model.config`) are its code.
+ */
+export function isWrittenValue(text: string): boolean {
+  return text.charCodeAt(0) === 45 || ARXIV.test(text)
 }
 
 /**
@@ -60,7 +72,7 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
  */
 export function standsAlone(word: string, kind: ItemKind, flags: number = wordFlags(word, 0, word.length)): boolean {
   if (kind === 'identifier') return !isBareName(word, flags)
-  if (kind === 'number') return !(SCIENTIFIC.test(word) || DECIMAL.test(word) || MAGNITUDE.test(word))
+  if (kind === 'number') return !(SCIENTIFIC.test(word) || DECIMAL.test(word) || MAGNITUDE.test(word) || PRODUCT_NUMBER.test(word))
   return true
 }
 
@@ -99,6 +111,27 @@ const RANGE = /^(?:\^\d+(?:\.[\dx*]+)+|~\d+(?:\.[\dx*]+){2,}|(?:>=|<=|==|~=|!=|>
 const SEMVER = /^v?\d+\.\d+\.\d+(?:[-+][\w.-]+)?$/
 /** A dotted version with a pre-release or build suffix: `23.05-SNAPSHOT`, `1.0-beta`. */
 const SUFFIXED_VERSION = /^v?\d+(?:\.\d+)+-[A-Za-z][\w.]*$/
+/**
+ * A container image's reference: lower-case name segments (a registry's port allowed), `:`, a tag
+ * (`pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel`, `ghcr.io/org/app:v1.2.3`, `python:3.11-slim`).
+ */
+const IMAGE = /^((?:[a-z0-9][a-z0-9._-]*(?::\d{1,5})?\/)*)[a-z0-9][a-z0-9._-]*:(\w[\w.-]{0,127})$/
+/** A tag naming a variant of a version (`3.11-slim`, `20-alpine`): without a `/`, what tells an image from `key:1.5`. */
+const VARIANT_TAG = /^\d+(?:\.\d+)*-[a-z][a-z0-9.-]*$/
+
+/**
+ * Whether `word` is a container image's reference (see {@link IMAGE}) pinned by a tag holding a digit: with a
+ * namespace, any such tag but a bare number (`src/app.ts:12` is a line); without one, a version's variant
+ * (`python:3.11-slim`, where `lr:0.001` is a setting).
+ */
+function isImageReference(word: string): boolean {
+  const match = IMAGE.exec(word)
+  if (match === null) return false
+  const tag = match[2]!
+  if (!/\d/.test(tag)) return false
+  return match[1] !== '' ? !/^\d+$/.test(tag) : VARIANT_TAG.test(tag)
+}
+
 /** Whether a unit starts a comparator: `<`, `>`, `=`, `!`, `≥`, `≤`. */
 const isComparator = (code: number) => code === 60 || code === 62 || code === 61 || code === 33 || code === 0x2265 || code === 0x2264
 /** A comparator glued to a number, perhaps with a unit: a threshold. */
@@ -564,7 +597,9 @@ export function isKeyAt(text: string, start: number, flags: number): boolean {
 }
 
 /** A version as a product states it: dotted numbers, perhaps a `v` and a suffix (`20.11.1`, `3.11`, `23.05-SNAPSHOT`). */
-const BARE_VERSION = /^v?\d+(?:\.\d+)+(?:[-+][\w.-]+)?$/
+const BARE_VERSION = /^v?\d+(?:\.\d+)+(?:[-+][\w.-]+|\+)?$/
+/** A number that a known product makes a version: dotted, perhaps with a `v` or an `or later` `+` (`3.11`, `v5.10`, `3.11+`). */
+const PRODUCT_NUMBER = /^v?\d+(?:\.\d+)+\+?$/
 /** A product's name: a letter, then letters, digits, `.`, `+` or `-` (`OpenWrt`, `Node.js`, `g++`). */
 const PRODUCT = /^[A-Za-z][A-Za-z0-9.+-]*$/
 /**
@@ -596,14 +631,13 @@ const NOT_PRODUCTS = new Set([
  */
 export function productBefore(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], index: number, isVersion: boolean): number {
   const before = index - 1
-  // A number is versioned by a known product only, and only a plain dotted one (`3.11`, not `3.2s`); a version that is
-  // not bare (`numpy==1.2`, `^2.0`) has its package or is a range.
-  if (!isVersion && flags[index] !== (DIGIT | DOT)) return -1
+  // A number is versioned by a known product only, and only a plain dotted one (`3.11`, `v5.10`, `3.11+`; not `3.2s`); a
+  // version that is not bare (`numpy==1.2`, `^2.0`) has its package or is a range.
   const head = text.charCodeAt(starts[index]!)
   if (!isDigitCode(head) && head !== 118) return -1
   if (!(flags[before]! & (LOWER | UPPER_FIRST | UPPER_INNER)) || !isWhitespace(text, ends[before]!, starts[index]!)) return -1
   const version = text.slice(starts[index], ends[index])
-  if (!BARE_VERSION.test(version)) return -1
+  if (isVersion ? !BARE_VERSION.test(version) : !PRODUCT_NUMBER.test(version)) return -1
   const product = text.slice(starts[before], ends[before])
   if (!PRODUCT.test(product)) return -1
   const lowered = product.toLowerCase()
