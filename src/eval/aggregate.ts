@@ -53,6 +53,8 @@ export interface EstimatorAggregate {
   readonly gold: number
   readonly goldMatched: number
   readonly recall: number | null
+  /** Recall of the gold texts with an occurrence outside tool output (pooled). */
+  readonly recallOutsideToolOutput: number | null
   /** Per `full` kind: items, matched, precision. */
   readonly precisionByKind: Record<string, { readonly items: number; readonly matched: number; readonly precision: number | null }>
   /** Per gold kind: items, matched, recall. */
@@ -177,6 +179,8 @@ export function aggregateEstimator(cuts: readonly CutResult[]): Record<string, E
     let fullMatched = 0
     let gold = 0
     let goldMatched = 0
+    let goldOutside = 0
+    let goldOutsideMatched = 0
     const fullByKind: Record<string, [number, number]> = {}
     const goldByKind: Record<string, [number, number]> = {}
     for (const cut of inGroup) {
@@ -184,6 +188,8 @@ export function aggregateEstimator(cuts: readonly CutResult[]): Record<string, E
       fullMatched += cut.estimator.fullMatched
       gold += cut.estimator.gold
       goldMatched += cut.estimator.goldMatched
+      goldOutside += cut.estimator.goldOutside
+      goldOutsideMatched += cut.estimator.goldOutsideMatched
       addPairs(fullByKind, cut.estimator.fullByKind)
       addPairs(goldByKind, cut.estimator.goldByKind)
     }
@@ -195,6 +201,7 @@ export function aggregateEstimator(cuts: readonly CutResult[]): Record<string, E
       gold,
       goldMatched,
       recall: share(goldMatched, gold),
+      recallOutsideToolOutput: share(goldOutsideMatched, goldOutside),
       precisionByKind: Object.fromEntries(sortedEntries(fullByKind).map(([kind, [items, matched]]) => [kind, { items, matched, precision: share(matched, items) }])),
       recallByKind: Object.fromEntries(sortedEntries(goldByKind).map(([kind, [items, matched]]) => [kind, { items, matched, recall: share(matched, items) }])),
     }

@@ -3,7 +3,7 @@ import { createEstimator } from '../estimate/index.js'
 import type { Message, Transcript } from '../spec/transcript.js'
 import { createTokenizer } from '../tokenize/index.js'
 import { pairToolCalls } from '../transcript/render.js'
-import { aggregateArm } from './aggregate.js'
+import { aggregateArm, aggregateEstimator } from './aggregate.js'
 import type { CutResult } from './evaluate.js'
 import { evaluateInput } from './evaluate.js'
 
@@ -38,6 +38,9 @@ describe('evaluateInput', () => {
     expect(Object.keys(real.arms).sort()).toEqual(['B0', 'B1', 'B2', 'B3', 'vendor'])
     expect(real.arms.B0).toMatchObject({ tokens: 0, kept: 0, futureKept: 0, compression: null })
     expect(real.arms.vendor!.futureKept).toBe(1)
+    // Gold of the segment: the settings path (user, summary) and the command (tool call) outside tool output; the error
+    // line and the path inside it in tool output only. `full` finds all four.
+    expect(real.estimator).toMatchObject({ gold: 4, goldMatched: 4, goldOutside: 2, goldOutsideMatched: 2 })
     // B1 keeps everything outside tool output, and so every future-referenced item here.
     expect(real.arms.B1!.keptOutside).toBe(real.goldOutside)
     expect(real.arms.B1!.futureKept).toBe(1)
@@ -55,7 +58,7 @@ function cut(over: Partial<CutResult>): CutResult {
   return {
     input: 'x', set: 'corpus', kind: 'real', start: 0, end: 10, at: 10, futureEnd: 20, narrativeOnly: false, segmentTokens: 1000,
     gold: 10, goldOutside: 5, future: 4, futureByKind: {}, futureBySource: {}, missesByKind: {}, missesBySource: {}, missesByKindSource: {},
-    arms: {}, estimator: { full: 0, fullMatched: 0, gold: 0, goldMatched: 0, fullByKind: {}, goldByKind: {} },
+    arms: {}, estimator: { full: 0, fullMatched: 0, gold: 0, goldMatched: 0, goldOutside: 0, goldOutsideMatched: 0, fullByKind: {}, goldByKind: {} },
     ...over,
   }
 }
@@ -84,5 +87,15 @@ describe('aggregateArm', () => {
     // Tokens against the vendor: 2, 3, 2.5.
     expect(a.tokensVsVendor!.median).toBeCloseTo(2.5, 10)
     expect(a.tokens.median).toBe(300)
+  })
+})
+
+describe('aggregateEstimator', () => {
+  it('pools recall over all gold texts and, apart, over those with an occurrence outside tool output (hand-computed)', () => {
+    const estimator = (gold: number, goldMatched: number, goldOutside: number, goldOutsideMatched: number) =>
+      ({ full: 10, fullMatched: 8, gold, goldMatched, goldOutside, goldOutsideMatched, fullByKind: {}, goldByKind: {} })
+    const groups = aggregateEstimator([cut({ estimator: estimator(10, 6, 4, 4) }), cut({ estimator: estimator(10, 9, 6, 5) })])
+    // 15 of 20 gold texts; 9 of the 10 outside tool output; 16 of 20 items matched.
+    expect(groups['real:corpus']).toMatchObject({ gold: 20, goldMatched: 15, recall: 0.75, recallOutsideToolOutput: 0.9, precision: 0.8 })
   })
 })

@@ -104,6 +104,9 @@ export interface CutResult {
     readonly fullMatched: number
     readonly gold: number
     readonly goldMatched: number
+    /** Gold texts with an occurrence outside tool output (what `full` reads as state; see ARCHITECTURE.md), and matched. */
+    readonly goldOutside: number
+    readonly goldOutsideMatched: number
     /** Per `full` kind: [items, matched]. */
     readonly fullByKind: Record<string, [number, number]>
     /** Per gold kind: [items, matched]. */
@@ -254,6 +257,8 @@ function estimatorMatch(estimator: FloorEstimatorV1, segment: Transcript['messag
     fullMatched: match.a.filter(Boolean).length,
     gold: gold.length,
     goldMatched: match.b.filter(Boolean).length,
+    goldOutside: gold.filter((item) => item.outsideToolOutput).length,
+    goldOutsideMatched: gold.filter((item, index) => item.outsideToolOutput && match.b[index]).length,
     fullByKind,
     goldByKind,
   }

@@ -97,8 +97,8 @@ export function realCutTable(cuts: readonly CutResult[]): string {
 /** estimatorTable(groups) = `full` against gold per group, then per kind. */
 export function estimatorTable(groups: Record<string, EstimatorAggregate>): string {
   const overall = markdownTable(
-    ['cuts', 'segments', 'full items', 'precision vs gold', 'gold items', 'recall vs gold'],
-    Object.entries(groups).map(([group, e]) => [group, String(e.cuts), String(e.full), percent(e.precision), String(e.gold), percent(e.recall)]),
+    ['cuts', 'segments', 'full items', 'precision vs gold', 'gold items', 'recall vs gold', 'recall vs gold outside tool output'],
+    Object.entries(groups).map(([group, e]) => [group, String(e.cuts), String(e.full), percent(e.precision), String(e.gold), percent(e.recall), percent(e.recallOutsideToolOutput)]),
   )
   const perKindRows: string[][] = []
   for (const [group, e] of Object.entries(groups)) {
