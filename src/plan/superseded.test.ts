@@ -63,6 +63,16 @@ describe('scanAssignments', () => {
     expect(scan('def f(block_size: int = 128):')).toEqual([])
   })
 
+  test('finds a container image with its tag, keyed by the image name', () => {
+    expect(scan('FROM pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel AS builder, then ghcr.io/org/app:v1.2.3 and python:3.11-slim.')).toEqual([
+      ['image:pytorch/pytorch', '2.4.0-cuda12.1-cudnn9-devel'],
+      ['image:ghcr.io/org/app', 'v1.2.3'],
+      ['image:python', '3.11-slim'],
+    ])
+    // A line number, a port, a URL and a status with an id are no images.
+    expect(scan('at src/app.ts:12 on localhost:8080, see https://ghcr.io/org/app:v1.2.3 and error:123e4567-e89b')).toEqual([])
+  })
+
   test('ignores comparisons, e-mail addresses, prose and non-numeric values', () => {
     expect(scan('if x==1 then mail me@example.com; note: see above; i = 0; name: foo; step 1: go')).toEqual([])
     expect(scan('v==1 without a dot, pkg@latest')).toEqual([])
@@ -147,6 +157,42 @@ describe('findSupersededState', () => {
       { role: 'assistant' as const, parts: [{ type: 'reasoning' as const, text: 'timeout: 90' }] },
     ]
     expect(findSupersededState(messages)).toEqual([])
+  })
+})
+
+describe('changed decisions written into files (issue 10)', () => {
+  // A file's content is long: a payload. Its pins are decisions; its other assignments are code.
+  const longFile = (...lines: string[]) => [...lines, ...Array.from({ length: 30 }, (_, index) => `step_${index} = ${index}`)].join('\n')
+
+  test('a changed base image and a changed pin in files are chained, the last current', () => {
+    const messages = [
+      assistant('', call('c1', 'Write', { file_path: '/repo/Dockerfile', content: longFile('FROM pytorch/pytorch:2.2.0-cuda12.1-cudnn8-devel AS builder') })),
+      assistant('', call('c2', 'Write', { file_path: '/repo/requirements.txt', content: longFile('torch==2.2.0', 'numpy>=1.26') })),
+      user('the 2.2 image has no flash-attn wheels; move to 2.4'),
+      assistant('', call('c3', 'Write', { file_path: '/repo/Dockerfile', content: longFile('FROM pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel AS builder') })),
+      assistant('', call('c4', 'Edit', { file_path: '/repo/requirements.txt', old_string: 'torch==2.2.0', new_string: 'torch==2.4.0' })),
+    ]
+    const state = findSupersededState(messages)
+    expect(state.map((entry) => [entry.key, entry.value, entry.message, entry.status])).toEqual([
+      ['image:pytorch/pytorch', '2.2.0-cuda12.1-cudnn8-devel', 0, 'superseded'],
+      ['pin:torch', '==2.2.0', 1, 'superseded'],
+      ['image:pytorch/pytorch', '2.4.0-cuda12.1-cudnn9-devel', 3, 'current'],
+      ['pin:torch', '==2.2.0', 4, 'superseded'],
+      ['pin:torch', '==2.4.0', 4, 'current'],
+    ])
+  })
+
+  test('the assignments of a file\'s code are not decisions', () => {
+    // `step_0 = 0` … in two writes of different files: code, never a changed decision; a short edit's are still read.
+    const messages = [
+      assistant('', call('c1', 'Write', { file_path: '/repo/a.py', content: longFile('batch_size = 32') })),
+      assistant('', call('c2', 'Write', { file_path: '/repo/b.py', content: longFile('batch_size = 64') })),
+    ]
+    expect(findSupersededState(messages)).toEqual([])
+    expect(findSupersededState([...messages, assistant('', call('c3', 'Edit', { file_path: '/repo/a.py', old_string: 'batch_size = 32', new_string: 'batch_size = 16' }))]).map((entry) => [entry.value, entry.status])).toEqual([
+      ['32', 'superseded'],
+      ['16', 'current'],
+    ])
   })
 })
 

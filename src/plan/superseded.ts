@@ -1,6 +1,7 @@
 import type { Message, ToolCallPart } from '../spec/transcript.js'
 import { parseStateBlock, type ParsedStateBlock } from '../state-block/index.js'
 import { renderMessage } from '../transcript/render.js'
+import { imageReferenceAt } from '../vocabulary/images.js'
 import type { StateEffect, StateValue } from './types.js'
 
 /** A value mentioned in the segment, before statuses are known (`effect` absent means `set`). */
@@ -65,6 +66,14 @@ export function scanAssignments(text: string, from: number, to: number, message:
     if (code === 64 && end < to && text.charCodeAt(end) === 47) {
       end++
       while (end < to && end - index < MAX_NAME_LENGTH && isNameCode(text.charCodeAt(end))) end++
+    }
+    // A container image with its tag (`pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel`) pins the image's name.
+    const after = text.charCodeAt(end)
+    const image = (after === 47 || after === 58) && code !== 64 ? imageReferenceAt(text, index, to) : undefined
+    if (image) {
+      out.push(assignment('pin', `image:${text.slice(index, image.colon)}`, text, index, image.end, image.colon + 1, image.end, message))
+      index = image.end
+      continue
     }
     // Most names are followed by nothing an assignment could start with: skipped without slicing them.
     if (!mayAssign(text, end, to)) {
@@ -303,8 +312,8 @@ function countLines(text: string): number {
 
 /**
  * Finds the decisions of one message: pins and assignments in user, system and assistant text, earlier summaries,
- * and short tool-call arguments (commands, edits; payloads longer than 1,000 characters or 20 lines are file
- * contents, not decisions). Tool results and reasoning are observations, not decisions, and are skipped.
+ * and short tool-call arguments (commands, edits), and the pins of payloads longer than 1,000 characters or 20 lines
+ * (file contents: their other assignments are code, not decisions). Tool results and reasoning are observations, not decisions, and are skipped.
  *
  * Each mention gets its {@link StateEffect}: in text, a question or a negated clause sets nothing (`none`), and the
  * old value of a change (`X instead of Y`, `X rather than Y`, `replace Y with X`, `switch from Y to X`, `Y -> X`)
@@ -461,15 +470,17 @@ function scanToolCall(part: ToolCallPart, text: string, start: number, end: numb
     const found = text.indexOf(needle, cursor)
     if (found === -1 || found >= end) continue
     cursor = found + needle.length
-    if (leaf.length > MAX_ARGUMENT_LENGTH || countLines(leaf) > MAX_ARGUMENT_LINES) continue
-    if (!removed) {
-      scanAssignments(text, found + 1, found + needle.length - 1, index, true, out)
-      continue
-    }
-    // What an edit removes is the old value, whichever order the fields come in.
     const before = out.length
     scanAssignments(text, found + 1, found + needle.length - 1, index, true, out)
-    for (let at = before; at < out.length; at++) out[at] = { ...out[at]!, effect: 'replaced' }
+    // A payload (a file's content) sets the pins written into it (`torch==2.4.0` in requirements.txt, an image in a
+    // Dockerfile); its other assignments are code (`x = 5`), not decisions.
+    if (leaf.length > MAX_ARGUMENT_LENGTH || countLines(leaf) > MAX_ARGUMENT_LINES) {
+      let kept = before
+      for (let at = before; at < out.length; at++) if (out[at]!.kind === 'pin') out[kept++] = out[at]!
+      out.length = kept
+    }
+    // What an edit removes is the old value, whichever order the fields come in.
+    if (removed) for (let at = before; at < out.length; at++) out[at] = { ...out[at]!, effect: 'replaced' }
   }
 }
 

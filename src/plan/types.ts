@@ -53,7 +53,7 @@ export interface CallerUnit {
 
 /** A value the segment set: a version pin or a threshold/env assignment. */
 export interface StateValue {
-  /** `pin:<package>` (lower case) or `var:<name>`. */
+  /** `pin:<package>` (lower case), `image:<name>` (a container image) or `var:<name>`. */
   readonly key: string
   readonly kind: 'pin' | 'assignment'
   /** The value as written, quotes removed, pip operators kept: `==1.2.3`, `>=1.2,<2`, `^1.2`, `30s`. */

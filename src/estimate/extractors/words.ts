@@ -1,4 +1,5 @@
 import type { ItemKind } from '../../spec/estimator.js'
+import { isImageReference } from '../../vocabulary/images.js'
 import { isSpace } from './_scan.js'
 import { AT, BACKSLASH, COLON, COMPARE, CURRENCY, DIGIT, DOT, EQUALS, HYPHEN, isProse, LOWER, NON_HEX_LETTER, OTHER, PAREN, PERCENT, SLASH, UNDERSCORE, UPPER_FIRST, UPPER_INNER, wordFlags } from './_flags.js'
 
@@ -111,27 +112,6 @@ const RANGE = /^(?:\^\d+(?:\.[\dx*]+)+|~\d+(?:\.[\dx*]+){2,}|(?:>=|<=|==|~=|!=|>
 const SEMVER = /^v?\d+\.\d+\.\d+(?:[-+][\w.-]+)?$/
 /** A dotted version with a pre-release or build suffix: `23.05-SNAPSHOT`, `1.0-beta`. */
 const SUFFIXED_VERSION = /^v?\d+(?:\.\d+)+-[A-Za-z][\w.]*$/
-/**
- * A container image's reference: lower-case name segments (a registry's port allowed), `:`, a tag
- * (`pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel`, `ghcr.io/org/app:v1.2.3`, `python:3.11-slim`).
- */
-const IMAGE = /^((?:[a-z0-9][a-z0-9._-]*(?::\d{1,5})?\/)*)[a-z0-9][a-z0-9._-]*:(\w[\w.-]{0,127})$/
-/** A tag naming a variant of a version (`3.11-slim`, `20-alpine`): without a `/`, what tells an image from `key:1.5`. */
-const VARIANT_TAG = /^\d+(?:\.\d+)*-[a-z][a-z0-9.-]*$/
-
-/**
- * Whether `word` is a container image's reference (see {@link IMAGE}) pinned by a tag holding a digit: with a
- * namespace, any such tag but a bare number (`src/app.ts:12` is a line); without one, a version's variant
- * (`python:3.11-slim`, where `lr:0.001` is a setting).
- */
-function isImageReference(word: string): boolean {
-  const match = IMAGE.exec(word)
-  if (match === null) return false
-  const tag = match[2]!
-  if (!/\d/.test(tag)) return false
-  return match[1] !== '' ? !/^\d+$/.test(tag) : VARIANT_TAG.test(tag)
-}
-
 /** Whether a unit starts a comparator: `<`, `>`, `=`, `!`, `≥`, `≤`. */
 const isComparator = (code: number) => code === 60 || code === 62 || code === 61 || code === 33 || code === 0x2265 || code === 0x2264
 /** A comparator glued to a number, perhaps with a unit: a threshold. */
