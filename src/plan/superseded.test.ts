@@ -63,9 +63,9 @@ describe('scanAssignments', () => {
     expect(scan('def f(block_size: int = 128):')).toEqual([])
   })
 
-  test('finds a container image with its tag, keyed by the image name', () => {
+  test('finds a container image with its tag, keyed by the image name and the build stage it starts', () => {
     expect(scan('FROM pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel AS builder, then ghcr.io/org/app:v1.2.3 and python:3.11-slim.')).toEqual([
-      ['image:pytorch/pytorch', '2.4.0-cuda12.1-cudnn9-devel'],
+      ['image:pytorch/pytorch (builder)', '2.4.0-cuda12.1-cudnn9-devel'],
       ['image:ghcr.io/org/app', 'v1.2.3'],
       ['image:python', '3.11-slim'],
     ])
@@ -166,17 +166,20 @@ describe('changed decisions written into files (issue 10)', () => {
 
   test('a changed base image and a changed pin in files are chained, the last current', () => {
     const messages = [
-      assistant('', call('c1', 'Write', { file_path: '/repo/Dockerfile', content: longFile('FROM pytorch/pytorch:2.2.0-cuda12.1-cudnn8-devel AS builder') })),
+      // A multi-stage build: one image name in two stages, two decisions.
+      assistant('', call('c1', 'Write', { file_path: '/repo/Dockerfile', content: longFile('FROM pytorch/pytorch:2.2.0-cuda12.1-cudnn8-devel AS builder', 'FROM pytorch/pytorch:2.2.0-cuda12.1-cudnn8-runtime') })),
       assistant('', call('c2', 'Write', { file_path: '/repo/requirements.txt', content: longFile('torch==2.2.0', 'numpy>=1.26') })),
       user('the 2.2 image has no flash-attn wheels; move to 2.4'),
-      assistant('', call('c3', 'Write', { file_path: '/repo/Dockerfile', content: longFile('FROM pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel AS builder') })),
+      assistant('', call('c3', 'Write', { file_path: '/repo/Dockerfile', content: longFile('FROM pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel as builder', 'FROM pytorch/pytorch:2.4.0-cuda12.1-cudnn9-runtime') })),
       assistant('', call('c4', 'Edit', { file_path: '/repo/requirements.txt', old_string: 'torch==2.2.0', new_string: 'torch==2.4.0' })),
     ]
     const state = findSupersededState(messages)
     expect(state.map((entry) => [entry.key, entry.value, entry.message, entry.status])).toEqual([
-      ['image:pytorch/pytorch', '2.2.0-cuda12.1-cudnn8-devel', 0, 'superseded'],
+      ['image:pytorch/pytorch (builder)', '2.2.0-cuda12.1-cudnn8-devel', 0, 'superseded'],
+      ['image:pytorch/pytorch', '2.2.0-cuda12.1-cudnn8-runtime', 0, 'superseded'],
       ['pin:torch', '==2.2.0', 1, 'superseded'],
-      ['image:pytorch/pytorch', '2.4.0-cuda12.1-cudnn9-devel', 3, 'current'],
+      ['image:pytorch/pytorch (builder)', '2.4.0-cuda12.1-cudnn9-devel', 3, 'current'],
+      ['image:pytorch/pytorch', '2.4.0-cuda12.1-cudnn9-runtime', 3, 'current'],
       ['pin:torch', '==2.2.0', 4, 'superseded'],
       ['pin:torch', '==2.4.0', 4, 'current'],
     ])

@@ -67,11 +67,14 @@ export function scanAssignments(text: string, from: number, to: number, message:
       end++
       while (end < to && end - index < MAX_NAME_LENGTH && isNameCode(text.charCodeAt(end))) end++
     }
-    // A container image with its tag (`pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel`) pins the image's name.
+    // A container image with its tag (`pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel`) pins the image's name, and the
+    // build stage it starts when one is named (`FROM … AS builder`): a multi-stage Dockerfile's two images of one name
+    // are two decisions, each current.
     const after = text.charCodeAt(end)
     const image = (after === 47 || after === 58) && code !== 64 ? imageReferenceAt(text, index, to) : undefined
     if (image) {
-      out.push(assignment('pin', `image:${text.slice(index, image.colon)}`, text, index, image.end, image.colon + 1, image.end, message))
+      const stage = stageAfter(text, image.end, to)
+      out.push(assignment('pin', `image:${text.slice(index, image.colon)}${stage === '' ? '' : ` (${stage})`}`, text, index, image.end, image.colon + 1, image.end, message))
       index = image.end
       continue
     }
@@ -85,6 +88,18 @@ export function scanAssignments(text: string, from: number, to: number, message:
     // Resume right after the name (or the assignment) so the scan stays one pass over the text.
     index = Math.max(next, end, index + 1)
   }
+}
+
+/** The build stage an image starts, `builder` of `… AS builder` right after it (any case), or ''. */
+function stageAfter(text: string, end: number, to: number): string {
+  let at = end
+  while (at < to && text.charCodeAt(at) === 32 && at - end < 3) at++
+  if (at === end || (text.charCodeAt(at) | 32) !== 97 || (text.charCodeAt(at + 1) | 32) !== 115 || text.charCodeAt(at + 2) !== 32) return ''
+  let from = at + 3
+  while (from < to && text.charCodeAt(from) === 32 && from - at < 6) from++
+  let stop = from
+  while (stop < to && stop - from < MAX_NAME_LENGTH && isNameCode(text.charCodeAt(stop))) stop++
+  return text.slice(from, stop)
 }
 
 /**
