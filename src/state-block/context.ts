@@ -17,7 +17,26 @@ export interface ItemOrigin {
 /** Longest command head a line quotes, in UTF-16 units. */
 const COMMAND_HEAD = 48
 
-/** The first line of a call's command (or of its JSON arguments), cut to {@link COMMAND_HEAD} units. */
+/**
+ * clipWords(text, width) = `text` when it fits in `width` units, else its leading whole words that fit and ` …`: a
+ * context never shows part of a word, which would read as an identifier the session never had (`https://host/c…`).
+ * A first word too long alone keeps its last `/` segments that fit (`…/models/masked_diffusion_lm.py`: the file it
+ * names), else only `…`.
+ */
+export function clipWords(text: string, width: number): string {
+  if (text.length <= width) return text
+  let cut = -1
+  for (let index = 0; index <= width - 2 && index < text.length; index++) if (text.charCodeAt(index) === 32) cut = index
+  const head = cut > 0 ? text.slice(0, cut).trimEnd() : ''
+  if (head !== '') return `${head} …`
+  const first = text.split(' ', 1)[0]!
+  for (let slash = first.indexOf('/', first.length - width + 1); slash !== -1; slash = first.indexOf('/', slash + 1)) {
+    if (slash + 1 < first.length) return `…${first.slice(slash)}`
+  }
+  return '…'
+}
+
+/** The first line of a call's command (or of its JSON arguments), cut to {@link COMMAND_HEAD} units (see {@link clipWords}). */
 function commandHead(call: ToolCallPart): string {
   const args = call.arguments
   let text: string
@@ -28,7 +47,7 @@ function commandHead(call: ToolCallPart): string {
   } else text = typeof args === 'string' ? args : stableJson(args)
   const newline = text.indexOf('\n')
   const line = newline === -1 ? text : text.slice(0, newline)
-  return line.length > COMMAND_HEAD ? `${line.slice(0, COMMAND_HEAD - 1)}…` : line
+  return clipWords(line, COMMAND_HEAD)
 }
 
 /** The part of `message` whose rendered span holds `offset`. */

@@ -26,7 +26,7 @@
  */
 import type { FloorItem, ItemKind } from '../spec/estimator.js'
 import type { Message } from '../spec/transcript.js'
-import { describeOrigins, groupHeads, leavesLinesOut, type ItemOrigin } from './context.js'
+import { clipWords, describeOrigins, groupHeads, leavesLinesOut, type ItemOrigin } from './context.js'
 
 export { describeOrigins, groupHeads, type ItemOrigin } from './context.js'
 
@@ -133,8 +133,6 @@ export function stateBlockOpening(replaced?: RenderStateBlockOptions['replaced']
 const RESERVED_FIRST = new Set(['#', '-', '*', '<', '[', ' ', '\t'])
 /** Packed lines are wrapped at about this many UTF-16 units. */
 const PACKED_WIDTH = 100
-/** Longest key a line quotes. */
-const KEY_WIDTH = 40
 
 function lineCount(text: string): number {
   let count = 1
@@ -155,8 +153,11 @@ function isBare(text: string): boolean {
   return text.length > 0 && !RESERVED_FIRST.has(text[0]!) && !text.includes('\n') && !text.endsWith('\r') && text !== STATE_BLOCK_CLOSE
 }
 
-/** A context field: no brackets, separators or line breaks, one line, at most `width` units. */
-function field(text: string, width = KEY_WIDTH): string {
+/**
+ * A context field: no brackets, separators or line breaks, one line, at most `width` units (see `clipWords`). A
+ * decision's key is never cut: it names its chain, and two keys cut alike would read as one chain.
+ */
+function field(text: string, width = Number.POSITIVE_INFINITY): string {
   let clean = ''
   for (const char of text) {
     if (char === '[' || char === ']') clean += char === '[' ? '(' : ')'
@@ -165,7 +166,7 @@ function field(text: string, width = KEY_WIDTH): string {
     else clean += char
   }
   clean = clean.trim()
-  return clean.length > width ? `${clean.slice(0, width - 1)}…` : clean
+  return clipWords(clean, width)
 }
 
 /** The context fields of one line. */

@@ -195,3 +195,33 @@ describe('the full layout marks what a command left out', () => {
     expect(renderStateBlock({ items: [test], messages: one, detail: 'full' })).toContain('- [call #0; Bash] npm test')
   })
 })
+
+describe('contexts never show part of a word', () => {
+  // A cut word reads as an identifier the session never had (`https://programs.example.org/c…`): the eval counted such
+  // cuts as invented identifiers in floorguard's own summaries.
+  const url = 'https://programs.example.org/chi/2024/program/content/147523?session=abc'
+  const path = '/Users/someone/projects/diffusion/src/diffusion_lm/models/masked_diffusion_lm.py'
+  const messages: Message[] = [
+    { role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name: 'WebFetch', arguments: { url, prompt: 'the accepted papers' } }] },
+    { role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', content: 'Error: 404 Not Found', isError: true }] },
+    { role: 'assistant', parts: [{ type: 'tool-call', id: 'c2', name: 'Read', arguments: { file_path: path } }] },
+    { role: 'tool', parts: [{ type: 'tool-result', callId: 'c2', content: 'Error: permission denied', isError: true }] },
+    { role: 'assistant', parts: [{ type: 'tool-call', id: 'c3', name: 'Bash', arguments: { command: 'python scripts/train.py --config configs/a-rather-long-name.yaml --resume-from /tmp/ckpt' } }] },
+    { role: 'tool', parts: [{ type: 'tool-result', callId: 'c3', content: 'Error: no such file', isError: true }] },
+  ]
+  const error = (message: number, text: string) => ({ kind: 'error', text, status: 'current' as const, tokens: 1, message, start: 0, end: text.length })
+  const items = [error(1, 'Error: 404 Not Found'), error(3, 'Error: permission denied'), error(5, 'Error: no such file')]
+
+  it('cuts a command at a word, and keeps of a long path or URL its last whole segments', () => {
+    for (const detail of ['full', 'grouped'] as const) {
+      const block = renderStateBlock({ items, messages, detail })
+      // Every `…` stands alone or before the `/` segments it kept: never right after a unit of a word.
+      expect(block).not.toMatch(/[^\s(]…/)
+      for (const kept of block.match(/…\/[^\s\]]+/g) ?? []) expect(path.endsWith(kept.slice(1)) || url.endsWith(kept.slice(1))).toBe(true)
+    }
+    const full = renderStateBlock({ items, messages, detail: 'full' })
+    expect(full).toContain('WebFetch: …/chi/2024/program/content/147523?session=abc]')
+    expect(full).toContain('Read: …/src/diffusion_lm/models/masked_diffusion_lm.py]')
+    expect(full).toContain('Bash: python scripts/train.py --config …]')
+  })
+})
