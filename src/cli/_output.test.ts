@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compactableDocument, largeDocument } from './__fixtures__/transcripts.js'
-import { assertBuilt, BIN, runCaptured } from './_test-io.js'
+import { assertBuilt, BIN, runCaptured, spawnCli } from './_test-io.js'
 
 // Regression tests of issue 11 ("-o replaces whatever is there", "OUT written non-atomically").
 
@@ -117,6 +117,42 @@ describe('compact -o: what is there is never replaced by something else', () => 
     expect(await closed).toBe(0)
     expect(received).toBe(expected)
     expect(lstatSync(fifo).isFIFO()).toBe(true)
+  })
+
+  it('waits for a FIFO\'s reader and for it to read: a reader that comes late gets all of a large output', async () => {
+    assertBuilt()
+    const dir = setup()
+    writeFileSync(join(dir, 'chat.json'), JSON.stringify(largeDocument()))
+    const fifo = join(dir, 'pipe')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    const cli = spawnCli([...ARGS, '-o', fifo], { cwd: dir, limitMs: 30_000 })
+    // The compacted copy (about 250 KB) is larger than a pipe's buffer: the writer must wait for reads as well.
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    const reader = spawnSync('cat', [fifo], { encoding: 'utf8', timeout: 20_000, maxBuffer: 16 * 1024 * 1024 })
+    const run = await cli.done
+    expect([run.hung, run.code]).toEqual([false, 0])
+    const written = JSON.parse(reader.stdout) as { messages: unknown[] }
+    expect(written.messages).toHaveLength(largeDocument().messages.length - 4 + 1)
+    expect(lstatSync(fifo).isFIFO()).toBe(true)
+  })
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('ends on %s while OUT is a FIFO no one reads (exit %i), and leaves it a FIFO', async (signal, status) => {
+    assertBuilt()
+    const dir = setup()
+    const fifo = join(dir, 'pipe')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    const cli = spawnCli([...ARGS, '-o', fifo], { cwd: dir, limitMs: 20_000 })
+    // Long enough for the summary to be made and the write to wait for a reader (a blocking open would hang here).
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    process.kill(cli.pid, signal)
+    const run = await cli.done
+    expect([run.hung, run.code, run.signal]).toEqual([false, status, null])
+    expect(run.stderr).toBe('')
+    expect(lstatSync(fifo).isFIFO()).toBe(true)
+    expect(readdirSync(dir).sort()).toEqual(['chat.json', 'pipe'])
   })
 
   it('follows a symbolic link: the target is replaced atomically (its mode kept), the link stays a link', async () => {

@@ -15,7 +15,7 @@ import { describeSystemError, OutputWriteError, UsageError, type CliIo } from '.
 export type OutputTarget =
   | { readonly kind: 'stdout'; readonly display: '<stdout>' }
   | { readonly kind: 'replace'; readonly path: string; readonly display: string; readonly mode: number | undefined }
-  | { readonly kind: 'through'; readonly path: string; readonly display: string }
+  | { readonly kind: 'through'; readonly path: string; readonly display: string; readonly fifo: boolean }
 
 /**
  * Resolves `-o VALUE` relative to `cwd`, or refuses it with a one-line UsageError (exit 2): a directory, a socket, a
@@ -53,7 +53,7 @@ export async function resolveOutput(value: string, cwd: string): Promise<OutputT
   }
   if (info.isCharacterDevice() || info.isFIFO()) {
     await checkWritable(real, refuse)
-    return { kind: 'through', path: real, display: value }
+    return { kind: 'through', path: real, display: value, fifo: info.isFIFO() }
   }
   throw refuse(`is a ${info.isSocket() ? 'socket' : info.isBlockDevice() ? 'block device' : 'special file'}; floorguard writes regular files, character devices and FIFOs`)
 }
@@ -126,17 +126,48 @@ export async function writeOutput(target: OutputTarget, bytes: Uint8Array, io: C
   }
 }
 
-/** Opens an existing device or FIFO for writing (no create, no truncate) and writes; false if it is now a regular file. */
-async function writeThrough(target: { readonly path: string; readonly display: string }, bytes: Uint8Array): Promise<boolean> {
+/** How long a write to a FIFO waits before it tries again, for a reader to open it or to read what is written. */
+const FIFO_RETRY_MS = 25
+
+/**
+ * Opens an existing device or FIFO for writing (no create, no truncate) and writes; false if it is now a regular file.
+ *
+ * A FIFO is opened and written without blocking (`O_NONBLOCK`): until a reader opens it, and while its buffer is full,
+ * the write waits on a timer and tries again. A blocking open or write would hold a thread of Node's pool that exit
+ * waits for, so Ctrl-C or SIGTERM could not end a run whose FIFO has no reader; this way it ends at once.
+ */
+async function writeThrough(target: { readonly path: string; readonly display: string; readonly fifo: boolean }, bytes: Uint8Array): Promise<boolean> {
+  const flags = fsConstants.O_WRONLY | fsConstants.O_NOCTTY | (target.fifo ? fsConstants.O_NONBLOCK : 0)
   let handle
   try {
-    handle = await open(target.path, fsConstants.O_WRONLY | fsConstants.O_NOCTTY)
+    for (;;) {
+      try {
+        handle = await open(target.path, flags)
+        break
+      } catch (error) {
+        // ENXIO: a FIFO with no reader yet.
+        if (!target.fifo || (error as NodeJS.ErrnoException).code !== 'ENXIO') throw error
+        await delay(FIFO_RETRY_MS)
+      }
+    }
   } catch (error) {
     throw new OutputWriteError(target.display, error)
   }
   try {
     if ((await handle.stat()).isFile()) return false
-    await handle.writeFile(bytes)
+    if (!target.fifo) {
+      await handle.writeFile(bytes)
+      return true
+    }
+    for (let written = 0; written < bytes.length; ) {
+      try {
+        written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten
+      } catch (error) {
+        // EAGAIN: the FIFO's buffer is full until the reader reads.
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error
+        await delay(FIFO_RETRY_MS)
+      }
+    }
     return true
   } catch (error) {
     throw new OutputWriteError(target.display, error)
@@ -144,3 +175,5 @@ async function writeThrough(target: { readonly path: string; readonly display: s
     await handle.close().catch(() => {})
   }
 }
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
