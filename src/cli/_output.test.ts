@@ -126,9 +126,10 @@ describe('compact -o: what is there is never replaced by something else', () => 
     const fifo = join(dir, 'pipe')
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
     const cli = spawnCli([...ARGS, '-o', fifo], { cwd: dir, limitMs: 30_000 })
-    // The compacted copy (about 250 KB) is larger than a pipe's buffer: the writer must wait for reads as well.
+    // The reader comes late, opens the FIFO and waits before it reads: the compacted copy (about 250 KB) is larger than
+    // a pipe's buffer, so the writer waits for a reader, then for reads.
     await new Promise((resolve) => setTimeout(resolve, 700))
-    const reader = spawnSync('cat', [fifo], { encoding: 'utf8', timeout: 20_000, maxBuffer: 16 * 1024 * 1024 })
+    const reader = spawnSync('sh', ['-c', 'exec 3<"$0"; sleep 1; cat <&3', fifo], { encoding: 'utf8', timeout: 20_000, maxBuffer: 16 * 1024 * 1024 })
     const run = await cli.done
     expect([run.hung, run.code]).toEqual([false, 0])
     const written = JSON.parse(reader.stdout) as { messages: unknown[] }
