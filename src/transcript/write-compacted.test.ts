@@ -145,6 +145,27 @@ describe('writeCompacted on a Claude Code session', () => {
   })
 })
 
+describe('writeCompacted on an Engram log (Claude Code, flattened)', () => {
+  it('writes the summary as one Engram record, so the file stays one format, and it reads back as a summary', async () => {
+    // A black-box re-test found a native record (parentUuid, type, uuid) written into an Engram file.
+    const input = fixture('claude-code/engram-session.jsonl')
+    const { transcript, output } = await compactLog(claudeCodeFormat, input, [{ range: [0, 5], text: 'Config read; the pod has an A100.' }])
+    const before = rows(input.toString('utf8'))
+    const after = rows(output.toString('utf8'))
+    // Every record has the Engram shape: the keys of the file's own records, plus the summary flag.
+    const shape = (record: Row) => Object.keys(record).filter((key) => key !== 'isCompactSummary').sort().join(',')
+    expect(new Set(after.map(shape))).toEqual(new Set(before.map(shape)))
+    const added = after.filter((record) => record.isCompactSummary === true)
+    expect(added).toEqual([{ timestamp: expect.any(String), role: 'user', content: { type: 'text', text: 'Config read; the pod has an A100.' }, isCompactSummary: true }])
+    // Its timestamp is the last replaced record's, never later than a kept one.
+    expect(String(added[0]!.timestamp) <= String(after[after.indexOf(added[0]!) + 1]!.timestamp)).toBe(true)
+    const again = await claudeCodeFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
+    expect(again.messages[0]!.parts).toEqual([{ type: 'summary', text: 'Config read; the pod has an A100.', source: 'claude-code' }])
+    const content = (messages: readonly Message[]) => messages.map(({ role, parts }) => ({ role, parts }))
+    expect(content(again.messages.slice(1))).toEqual(content(transcript.messages.slice(5)))
+  })
+})
+
 describe('writeCompacted on other logs', () => {
   it('keeps Gemini CLI init and result events of a full-range compaction, outside the summary', async () => {
     // Issue 11: a full-range Gemini compaction dropped the `init` and `result` events between its messages.

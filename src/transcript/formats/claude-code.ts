@@ -178,7 +178,7 @@ function* engramRecord(
   let summary = false
   if (role === 'user' && type === 'text') {
     const text = stringField(content, 'text', at, '/content')
-    summary = text.startsWith(CLAUDE_CODE_SUMMARY_PREFIX)
+    summary = text.startsWith(CLAUDE_CODE_SUMMARY_PREFIX) || record['isCompactSummary'] === true
     part = summary ? { type: 'summary', text, source: 'claude-code' } : { type: 'text', text }
   } else if (role === 'assistant' && type === 'text') {
     part = { type: 'text', text: stringField(content, 'text', at, '/content') }
@@ -332,6 +332,17 @@ function appendRecords(messages: readonly Message[], options: Required<ClaudeCod
 const SESSION_FIELDS = ['isSidechain', 'userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'agentId'] as const
 
 /** Whether a record is a native record of the conversation chain (it has a `uuid`). */
+/**
+ * The summary of a compacted range of an Engram log, as one Engram record: `{timestamp, role: "user", content: {type:
+ * "text", text}}`, flagged `isCompactSummary` (the flag a native summary carries; the reader takes either it or
+ * Claude Code's continuation prefix for a summary). Its timestamp is the replaced records' last, as for native logs.
+ */
+function engramSummary(text: string, removed: readonly Record<string, unknown>[], now: () => Date): Record<string, unknown> {
+  const stamped = [...removed].reverse().find((record) => typeof record['timestamp'] === 'string')
+  const timestamp = typeof stamped?.['timestamp'] === 'string' ? stamped['timestamp'] : now().toISOString()
+  return { timestamp, role: 'user', content: { type: 'text', text }, isCompactSummary: true }
+}
+
 function isChained(record: Record<string, unknown>): boolean {
   return typeof record['uuid'] === 'string' && (record['type'] === 'user' || record['type'] === 'assistant' || record['type'] === 'system')
 }
@@ -344,8 +355,8 @@ function isChained(record: Record<string, unknown>): boolean {
  * `gitBranch`, …) are copied from the nearest record of the session, the timestamp from the last replaced record
  * (a loader that takes the newest record as the leaf must not pick the summary). Kept records that pointed at a replaced record
  * point at the summary, so walking `parentUuid` from the last record (how a resume rebuilds the conversation)
- * reaches the summary and then the boundary: one root per compaction, as in Claude Code's own logs. Engram logs
- * (records without uuids) get the plain appended summary record.
+ * reaches the summary and then the boundary: one root per compaction, as in Claude Code's own logs. An Engram log
+ * (records without uuids) gets one Engram record holding the summary (see `engramSummary`).
  */
 export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}): LogCompaction {
   const now = options.now ?? (() => new Date())
@@ -355,6 +366,9 @@ export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}
       const summary: Message = { role: 'user', parts: [{ type: 'summary', text: context.text, source: 'floorguard' }] }
       const removed = context.removed()
       const native = removed.some(isChained)
+      // An Engram log gets a record of its own shape, flagged as Claude Code flags its summaries: a native record
+      // in it would mix two formats in one file.
+      if (!native && removed.some(isEngram)) return { lines: `${JSON.stringify(engramSummary(context.text, removed, now))}\n` }
       if (!native) return { lines: appendRecords([summary], { now, randomId }) }
       const main = (record: Record<string, unknown>): boolean => isChained(record) && typeof record['sessionId'] === 'string'
       const neighbour = [...removed].reverse().find(main) ?? context.before(main) ?? context.after(main) ?? {}
