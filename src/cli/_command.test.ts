@@ -37,7 +37,7 @@ describe('options shared by check, plan and compact', () => {
   it.each(commands)('%s reads a negative --slot as a value and says a positive integer is expected', async (...argv) => {
     await expectUsageError([...argv, '--slot', '-5'], /--slot: expected a positive integer, got "-5"$/m)
     await expectUsageError([...argv, '--slot', '0'], /--slot: expected a positive integer, got "0"$/m)
-    await expectUsageError([...argv, '--slot', '--json'], /--slot: expected a positive integer, got "--json"$/m)
+    await expectUsageError([...argv, '--slot', '--json'], /--slot: expected a value, got the option --json$/m)
   })
 
   it.each(commands)('%s rejects a --slot beyond 2^53 - 1', async (...argv) => {
@@ -103,6 +103,15 @@ describe('parseIntegerFlag and parseCommandArgs', () => {
     expect(parseCommandArgs(['--slot', '-5', '-o', '-x.json', '--json'], options)).toEqual({ values: { slot: '-5', output: '-x.json', json: true }, positionals: [] })
     expect(parseCommandArgs(['-o', '-', 'file'], options)).toEqual({ values: { output: '-' }, positionals: ['file'] })
     expect(parseCommandArgs(['--json', '--', '--slot', '-5'], options)).toEqual({ values: { json: true }, positionals: ['--slot', '-5'] })
-    expect(() => parseCommandArgs(['--slot'], options)).toThrow(/argument missing/)
+  })
+
+  it('refuses a value-taking option with nothing after it, or followed by another option, naming it', () => {
+    const options = { slot: { type: 'string' }, output: { type: 'string', short: 'o' }, json: { type: 'boolean' } } as const
+    expect(() => parseCommandArgs(['chat.json', '--slot'], options)).toThrow(/^--slot: expected a value, got nothing$/)
+    expect(() => parseCommandArgs(['chat.json', '--slot', '-o', '-'], options)).toThrow(/^--slot: expected a value, got the option -o$/)
+    expect(() => parseCommandArgs(['-o', '--json'], options)).toThrow(/^-o: expected a value, got the option --json$/)
+    expect(() => parseCommandArgs(['--slot', '--output=x.json'], options)).toThrow(/^--slot: expected a value, got the option --output=x.json$/)
+    // A value that only looks like an option of another command is a value.
+    expect(parseCommandArgs(['--slot', '-x'], options).values.slot).toBe('-x')
   })
 })

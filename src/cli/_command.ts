@@ -92,10 +92,16 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options'
   }
 }
 
-/** Rewrites `--name VALUE` and `-n VALUE` as `--name=VALUE` when VALUE starts with `-` and the option takes a value. */
+/**
+ * Rewrites `--name VALUE` and `-n VALUE` as `--name=VALUE` when VALUE starts with `-` and the option takes a value
+ * (`--slot -5` is then refused by the flag's own check, `-o -x.json` names a file). A value-taking option with nothing
+ * after it, or followed by another of the command's options (`--slot -o out.json`: a value forgotten), is refused
+ * here, naming the option.
+ */
 function attachOptionValues(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
   const longOf = new Map<string, string>()
   for (const [name, option] of Object.entries(options)) if (option.short) longOf.set(option.short, name)
+  const optionOf = (arg: string): string | undefined => (arg.startsWith('--') ? arg.slice(2) : arg.length === 2 && arg[0] === '-' ? longOf.get(arg[1]!) : undefined)
   const result: string[] = []
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!
@@ -103,9 +109,16 @@ function attachOptionValues(args: readonly string[], options: NonNullable<ParseA
       result.push(...args.slice(index))
       break
     }
-    const name = arg.startsWith('--') ? arg.slice(2) : arg.length === 2 && arg[0] === '-' ? longOf.get(arg[1]!) : undefined
+    const name = optionOf(arg)
+    if (name === undefined || !Object.hasOwn(options, name) || options[name]!.type !== 'string') {
+      result.push(arg)
+      continue
+    }
     const next = args[index + 1]
-    if (name !== undefined && Object.hasOwn(options, name) && options[name]!.type === 'string' && next !== undefined && next.length > 1 && next[0] === '-') {
+    if (next === undefined) throw new UsageError(`${arg}: expected a value, got nothing`)
+    const other = optionOf(next.split('=', 1)[0]!)
+    if (other !== undefined && Object.hasOwn(options, other)) throw new UsageError(`${arg}: expected a value, got the option ${next}`)
+    if (next.length > 1 && next[0] === '-') {
       result.push(`--${name}=${next}`)
       index++
     } else {
