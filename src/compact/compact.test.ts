@@ -397,6 +397,25 @@ describe('issue 11: what compact must never do', () => {
     expect(invented.verification.parts[0]!.attempts.at(-1)!.invented).toContainEqual({ kind: 'number', text: 'top_k=7' })
   })
 
+  it("the default summarizer's gist lines (`tool: 15 of them passed`) are not read as settings it invented", async () => {
+    // Seen on the corpus sessions: `tool: 15`, `user: 10` reported as invented, the gist's speaker read as a key.
+    const prose = 'We went through the failures one by one and looked at each traceback before touching the code at all. '.repeat(6)
+    const transcript = transcriptOf([
+      { role: 'user', parts: [{ type: 'text', text: `Run the suite. ${prose}` }] },
+      { role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name: 'bash', arguments: { command: 'pytest -q' } }] },
+      { role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', name: 'bash', content: `15 of them passed. ${prose}`, isError: false }] },
+      { role: 'user', parts: [{ type: 'text', text: `10 more to go then. ${prose}` }] },
+    ])
+    const result = await compactTranscript(transcript, { ...base, planner: undefined, slot: 2000 })
+    expect(result.kind).toBe('compacted')
+    expect(result.summaries[0]!.text).toMatch(/^tool: 15 of them passed\.$/m)
+    expect(result.verification.parts[0]!.attempts.at(-1)!.invented).toEqual([])
+    // A gist-shaped line the segment never had is still reported.
+    const inventing = createMockSummarizer({ respond: (request) => `${request.groups.flatMap((group) => group.items.map((item) => item.text)).join('\n')}\ntool: timeout: 45` })
+    const invented = await compactTranscript(transcript, { ...base, planner: undefined, slot: 2000, summarizer: inventing })
+    expect(invented.verification.parts[0]!.attempts.at(-1)!.invented).toContainEqual({ kind: 'number', text: 'timeout: 45' })
+  })
+
   it('a huge message with few items: the summary names what it replaced and its size, or the part is flagged', async () => {
     const huge = 'the quick brown fox jumps over the lazy dog while the logs keep scrolling by. '.repeat(3000)
     const transcript = transcriptOf([

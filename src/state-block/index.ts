@@ -468,3 +468,23 @@ export function stripStateMarkup(summary: string): string {
   if (!block) return summary
   return summary.slice(0, block.start) + block.entries.map((entry) => entry.text).join('\n') + summary.slice(block.end)
 }
+
+/** Who a gist line quotes: each line of the ledger's gist opens with one and `: ` (`tool: 4 files changed`). */
+export const GIST_SPEAKERS = ['user', 'assistant', 'system', 'tool'] as const
+
+/** A gist line: `speaker: sentence`. */
+export const gistLine = (speaker: (typeof GIST_SPEAKERS)[number], sentence: string): string => `${speaker}: ${sentence}`
+
+/**
+ * The text with each line's leading `speaker: ` (see {@link GIST_SPEAKERS}) removed: the gist's framing, which read
+ * with the sentence after it looks like a setting (`tool: 15`) the segment never had.
+ */
+export function stripGistSpeakers(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      for (const speaker of GIST_SPEAKERS) if (line.startsWith(speaker) && line.startsWith(': ', speaker.length)) return line.slice(speaker.length + 2)
+      return line
+    })
+    .join('\n')
+}

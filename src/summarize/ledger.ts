@@ -2,7 +2,7 @@ import type { SummarizeRequest, SummarizeResult, SummarizerV1 } from '../spec/su
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Part } from '../spec/transcript.js'
 import { messageTokens } from '../transcript/render.js'
-import { parseStateBlock, renderStateBlock, type StateDetail } from '../state-block/index.js'
+import { gistLine, parseStateBlock, renderStateBlock, type StateDetail } from '../state-block/index.js'
 import { flattenMustKeepGroups } from '../spec/summarizer.js'
 
 /** Options of {@link createLedgerSummarizer}. */
@@ -141,7 +141,7 @@ function collectCandidates(messages: readonly Message[], tokenizer: TokenizerV1,
     for (const part of message.parts) {
       const base = partScore(message, part)
       if (base === undefined) continue
-      const prefix = `${part.type === 'tool-result' ? 'tool' : message.role}: `
+      const speaker = part.type === 'tool-result' ? 'tool' : message.role
       const outcome = messageIndex === lastAssistant ? 2 : 0
       for (const whole of splitSentences(partText(part))) {
         if (whole.length < 3 || seen.has(whole)) continue
@@ -149,7 +149,7 @@ function collectCandidates(messages: readonly Message[], tokenizer: TokenizerV1,
         if (whole.length > maxSentenceLength && base < USER_SCORE) continue
         seen.add(whole)
         const sentence = whole.length > maxSentenceLength ? clipSentence(whole, maxSentenceLength) : whole
-        const line = prefix + sentence
+        const line = gistLine(speaker, sentence)
         const score = base + outcome + (DECISION_CUE.test(sentence) ? 2 : 0)
         candidates.push({ line, score, order: order++, tokens: tokenizer.count(line) })
       }

@@ -1,7 +1,7 @@
 import type { ItemKind } from '../spec/estimator.js'
 import type { MustKeepItem } from '../spec/summarizer.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
-import { parseStateBlock, stripStateMarkup } from '../state-block/index.js'
+import { parseStateBlock, stripGistSpeakers, stripStateMarkup } from '../state-block/index.js'
 
 /** A span some extractor found in a text: what kind it is and its exact text. */
 export interface ExtractedSpan {
@@ -102,11 +102,14 @@ export function verifySummary(options: VerifySummaryOptions): SummaryVerificatio
   }
 }
 
-/** Spans extracted from the summary (state-block markup removed) whose text does not occur in the segment text. */
+/**
+ * Spans extracted from the summary (state-block markup and the gist lines' `speaker: ` removed) whose text does not
+ * occur in the segment text.
+ */
 export function findInventedState(summary: string, segmentText: string, extract: SpanExtractor): ExtractedSpan[] {
   const invented: ExtractedSpan[] = []
   const seen = new Set<string>()
-  for (const span of extract(stripStateMarkup(summary))) {
+  for (const span of extract(stripGistSpeakers(stripStateMarkup(summary)))) {
     if (seen.has(span.text)) continue
     seen.add(span.text)
     if (!segmentText.includes(span.text)) invented.push({ kind: span.kind, text: span.text })
