@@ -122,6 +122,10 @@ describe('issue 10, missed: versions with their product', () => {
     expect(texts(full.extract(said('Moved from v5.10 to 3.11+ and then step v2.3 of the plan.'), 0))).toEqual([])
   })
 
+  it('does not take a capitalized verb opening a sentence for the product of the version after it', () => {
+    expect(texts(full.extract(said('Deploy v2.3.1 tonight. Deployed 1.2.4 yesterday; Tag 1.4.0 next.'), 0))).toEqual(['v2.3.1', '1.2.4', '1.4.0'])
+  })
+
   it('keeps a container image with its tag: a version pinned as a pin is', () => {
     const text = [
       'FROM pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel AS builder',
@@ -132,6 +136,20 @@ describe('issue 10, missed: versions with their product', () => {
     const items = full.extract(said('See src/app.ts:12 with lr:0.001 at 12:30; error:123e4567-e89b-12d3-a456-426614174000 again.'), 0)
     expect(ofKind(items, 'version')).toEqual([])
     expect(texts(items)).toContain('src/app.ts:12')
+  })
+})
+
+describe('issue 10, missed: an integer its noun names as an identifier', () => {
+  it('keeps `port 5432`, `PID 26322`, `migration 0042`, `PR 123` and `issue 45` with their noun, in any text', () => {
+    // The corpus sessions watch and kill processes by PID (`PID 26322` is used again turns later).
+    const text = 'The API listens on port 5432; training runs as PID 26322 after migration 0042 (see PR 123 and issue 45).'
+    for (const message of [said(text), user(text)]) {
+      expect(ofKind(full.extract(message, 0), 'number')).toEqual(['port 5432', 'PID 26322', 'migration 0042', 'PR 123', 'issue 45'])
+    }
+  })
+
+  it('leaves a count after another noun and a non-integer after these alone; a number with its unit keeps its unit', () => {
+    expect(texts(full.extract(said('Finished step 3 of epoch 5, then port 3.5 of the plan and the issue 7 times.'), 0))).toEqual(['7 times'])
   })
 })
 

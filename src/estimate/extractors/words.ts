@@ -546,6 +546,8 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
     if (!operand && first === index && index > 0 && starts[index]! - ends[index - 1]! >= 2 && isKeyAt(text, starts[index - 1]!, flags[index - 1]!)) {
       if (isKeyGap(text, ends[index - 1]!, starts[index]!)) first = index - 1
     }
+    // `port 5432`, `PID 4242`, `migration 0042`: an integer the noun right before it names as an identifier.
+    if (!operand && first === index && last === index && index > 0 && wordFlags === DIGIT && namesIdentifier(text, starts, ends, flags, index - 1) && isWhitespace(text, ends[index - 1]!, starts[index]!)) first = index - 1
     if (first !== index || last !== index) {
       into[2 * phrases] = first
       into[2 * phrases + 1] = last
@@ -553,6 +555,19 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
     }
   }
   return phrases
+}
+
+/**
+ * Nouns that make the integer after them an identifier (`port 5432`, `pid 4242`, `migration 0042`, `PR 123`, `issue
+ * 45`): a number that names a thing to reach or act on again, where most nouns before a number count (`step 3`).
+ */
+const IDENTIFIER_NOUNS: ReadonlySet<string> = new Set(['port', 'pid', 'ppid', 'uid', 'gid', 'migration', 'pr', 'issue', 'ticket'])
+const LONGEST_IDENTIFIER_NOUN = Math.max(...[...IDENTIFIER_NOUNS].map((noun) => noun.length))
+
+/** Whether the `index`-th word is one of {@link IDENTIFIER_NOUNS} (any case). */
+function namesIdentifier(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], index: number): boolean {
+  const length = ends[index]! - starts[index]!
+  return length >= 2 && length <= LONGEST_IDENTIFIER_NOUN && (flags[index]! & ~(LOWER | UPPER_FIRST | UPPER_INNER | NON_HEX_LETTER)) === 0 && IDENTIFIER_NOUNS.has(text.slice(starts[index], ends[index]).toLowerCase())
 }
 
 /** The `index`-th word, lowercased; only capitals and non-ASCII units need it (the Kelvin sign lowercases to `k`). */
@@ -624,7 +639,8 @@ export function productBefore(text: string, starts: readonly number[], ends: rea
   if (KNOWN_PRODUCTS.has(lowered)) return starts[before]!
   if (!isVersion) return -1
   // A capitalized name, or a package's (`flash-attn`, `scikit-learn`, `python3`: a `-`, `_` or digit in it).
-  if (flags[before]! & UPPER_FIRST) return NOT_PRODUCTS.has(lowered) ? -1 : starts[before]!
+  // A capitalized verb opens a sentence (`Deploy v2.3.1`, `Deployed 1.2.3`): the version stands alone.
+  if (flags[before]! & UPPER_FIRST) return NOT_PRODUCTS.has(lowered) || RELEASE_VERBS.has(lowered) || lowered.endsWith('ed') || lowered.endsWith('ing') ? -1 : starts[before]!
   if (flags[before]! & (HYPHEN | UNDERSCORE | DIGIT)) return starts[before]!
   // A lower-case word before a version of three parts or more names its package (`fsspec 2024.6.1`), unless it is a
   // function word, a comparator's word or a verb (`took 1.2.3`, `moved 2.0.1`, `running 3.1.4`, `at most 1.2.3`).
@@ -633,6 +649,8 @@ export function productBefore(text: string, starts: readonly number[], ends: rea
 
 /** Words of comparators (`at most v1.2.3`): a bound, not a package. */
 const COMPARATOR_WORDS: ReadonlySet<string> = new Set(COMPARATORS.flat())
+/** Verbs that act on a release, in their base form (`Deploy v2.3.1`, `Tag 1.4.0`): not the product they version. */
+const RELEASE_VERBS = new Set(['deploy', 'release', 'ship', 'tag', 'build', 'publish', 'revert', 'rollback', 'bump', 'pin', 'try', 'test', 'fix', 'merge', 'push', 'roll'])
 /** Irregular past forms that stand before a version in reports (`took 1.2.3`). */
 const IRREGULAR_VERBS = new Set(['took', 'gave', 'made', 'ran', 'saw', 'got', 'left', 'kept', 'went', 'hit', 'put', 'did', 'had'])
 
