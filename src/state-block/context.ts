@@ -18,15 +18,23 @@ export interface ItemOrigin {
 const COMMAND_HEAD = 48
 
 /**
- * clipWords(text, width) = `text` when it fits in `width` units, else its leading whole words that fit and ` …`: a
- * context never shows part of a word, which would read as an identifier the session never had (`https://host/c…`).
+ * clipWords(text, width) = `text` when it fits in `width` units, else its leading whole words that fit and ` …` (a
+ * flag whose value does not fit left out with it): a context never shows part of a word, which would read as an
+ * identifier the session never had (`https://host/c…`), nor a flag without its value (`--path …`).
  * A first word too long alone keeps its last `/` segments that fit (`…/models/masked_diffusion_lm.py`: the file it
  * names), else only `…`.
  */
 export function clipWords(text: string, width: number): string {
   if (text.length <= width) return text
   let cut = -1
-  for (let index = 0; index <= width - 2 && index < text.length; index++) if (text.charCodeAt(index) === 32) cut = index
+  let previous = -1
+  for (let index = 0; index <= width - 2 && index < text.length; index++) {
+    if (text.charCodeAt(index) !== 32) continue
+    previous = cut
+    cut = index
+  }
+  // A flag whose value is cut off goes too: `--path …` would read as a setting whose value is `…`.
+  if (cut > 0 && text.charCodeAt(previous + 1) === 45) cut = previous
   const head = cut > 0 ? text.slice(0, cut).trimEnd() : ''
   if (head !== '') return `${head} …`
   const first = text.split(' ', 1)[0]!

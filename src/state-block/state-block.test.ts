@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../spec/transcript.js'
+import { clipWords } from './context.js'
 import { insertIntoStateBlock, parseStateBlock, renderStateBlock, stripStateMarkup, STATE_BLOCK_CLOSE, STATE_BLOCK_OPEN, STATE_BLOCK_OPEN_V1, type StateItem } from './index.js'
 
 const item = (kind: string, text: string, status: StateItem['status'] = 'current', key?: string): StateItem => ({ kind, text, status, ...(key === undefined ? {} : { key }) })
@@ -212,7 +213,7 @@ describe('contexts never show part of a word', () => {
   const error = (message: number, text: string) => ({ kind: 'error', text, status: 'current' as const, tokens: 1, message, start: 0, end: text.length })
   const items = [error(1, 'Error: 404 Not Found'), error(3, 'Error: permission denied'), error(5, 'Error: no such file')]
 
-  it('cuts a command at a word, and keeps of a long path or URL its last whole segments', () => {
+  it('cuts a command at a word (a flag with its value), and keeps of a long path or URL its last whole segments', () => {
     for (const detail of ['full', 'grouped'] as const) {
       const block = renderStateBlock({ items, messages, detail })
       // Every `…` stands alone or before the `/` segments it kept: never right after a unit of a word.
@@ -222,6 +223,8 @@ describe('contexts never show part of a word', () => {
     const full = renderStateBlock({ items, messages, detail: 'full' })
     expect(full).toContain('WebFetch: …/chi/2024/program/content/147523?session=abc]')
     expect(full).toContain('Read: …/src/diffusion_lm/models/masked_diffusion_lm.py]')
-    expect(full).toContain('Bash: python scripts/train.py --config …]')
+    // The flag whose value is cut off goes with it (`--config …` would read as a setting with the value `…`).
+    expect(full).toContain('Bash: python scripts/train.py …]')
+    expect(clipWords('python train.py --config configs/a-rather-long-name.yaml', 40)).toBe('python train.py …')
   })
 })
