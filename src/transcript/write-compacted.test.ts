@@ -61,6 +61,30 @@ function walkFromLast(records: readonly Row[]): string[] {
 }
 
 describe('writeCompacted on a Claude Code session', () => {
+  it('reads back a range whose sidechain records stay before the summary: the main thread is the summary, not them', async () => {
+    // A black-box re-test: after a full-range compaction the file's first message record was a kept sidechain
+    // record, the reader took the file for a subagent's own, and the summary and every kept message were lost.
+    const input = fixture('claude-code/native-session.jsonl')
+    const original = await claudeCodeFormat.read(sourceFromString('session.jsonl', input.toString('utf8')))
+    const whole = original.messages.length
+    for (const end of [whole, 4]) {
+      const { transcript, output } = await compactLog(claudeCodeFormat, input, [{ range: [0, end], text: 'Everything so far.' }])
+      const again = await claudeCodeFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
+      const content = (messages: readonly Message[]) => messages.map(({ role, parts }) => ({ role, parts }))
+      expect(again.messages[0]!.parts).toEqual([{ type: 'summary', text: 'Everything so far.', source: 'claude-code' }])
+      expect(content(again.messages.slice(1))).toEqual(content(transcript.messages.slice(end)))
+      // The sidechain records are still in the file, still sidechains.
+      expect(rows(output.toString('utf8')).filter((record) => record.isSidechain === true)).toHaveLength(rows(input.toString('utf8')).filter((record) => record.isSidechain === true).length)
+    }
+  })
+
+  it('reads a subagent\'s own file (every message record a sidechain) whole', async () => {
+    const input = fixture('claude-code/native-session.jsonl')
+    const sidechains = rows(input.toString('utf8')).filter((record) => record.isSidechain === true || record.type === 'summary')
+    const transcript = await claudeCodeFormat.read(sourceFromString('agent.jsonl', sidechains.map((record) => JSON.stringify(record)).join('\n')))
+    expect(transcript.messages.map((message) => message.role)).toEqual(['user', 'assistant'])
+  })
+
   it('writes a compact_boundary and an isCompactSummary record that a resume reaches from the last record', async () => {
     // Issue 11: the summary record had parentUuid null and no session fields, and the first kept record still pointed
     // at a removed record, so the walk from the last record never reached the summary.

@@ -108,16 +108,15 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
   const group = new MessageGroup(context.keepSource)
   const file = context.source.name
   const compactions: Array<{ line: number; trigger?: unknown; preTokens?: unknown }> = []
+  // Whether the main thread is a sidechain: false once a record outside every sidechain is met; true when every
+  // record is one (a subagent's own file, read whole). Until one is met, records wait in `undecided`, in order (a
+  // compacted log may keep a range's sidechain records before its summary).
   let mainSidechain: boolean | undefined
-  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning) })) {
+  const undecided: Array<{ readonly record: Record<string, unknown>; readonly line: number }> = []
+
+  function* handle(record: Record<string, unknown>, line: number): Generator<Message> {
     const at: FieldLocation = { file, line }
-    const record = expectObject(value, at, '/', 'a Claude Code record object')
-    if (record['type'] === undefined && 'role' in record) {
-      yield* engramRecord(record, line, at, group, context)
-      continue
-    }
     const type = record['type']
-    if (typeof type !== 'string') fail(at, '/type', 'a record type string (or an Engram record with "role" and "content")', type)
     if (type !== 'user' && type !== 'assistant') {
       if (type === 'system') {
         const subtype = optionalString(record, 'subtype', at, '') ?? 'unknown'
@@ -130,15 +129,13 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
         }
         skip(context, `system:${subtype}`)
       } else {
-        skip(context, type)
+        skip(context, type as string)
       }
-      continue
+      return
     }
-    const sidechain = optionalBoolean(record, 'isSidechain', at, '')
-    mainSidechain ??= sidechain
-    if (sidechain !== mainSidechain) {
+    if (optionalBoolean(record, 'isSidechain', at, '') !== mainSidechain) {
       skip(context, 'sidechain')
-      continue
+      return
     }
     const message = expectObject(record['message'], at, '/message')
     const content = message['content']
@@ -147,7 +144,7 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
       const id = optionalString(message, 'id', at, '/message') ?? `line-${line}`
       const closed = group.add('assistant', `assistant:${id}`, parts, line, record)
       if (closed) yield closed
-      continue
+      return
     }
     const { role, parts, summary } = userParts(content, record, at)
     const key = role === 'tool' ? 'tool' : `user:${line}`
@@ -157,6 +154,35 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
       const own = group.flush()
       if (own) yield own
     }
+  }
+
+  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning) })) {
+    const at: FieldLocation = { file, line }
+    const record = expectObject(value, at, '/', 'a Claude Code record object')
+    if (record['type'] === undefined && 'role' in record) {
+      yield* engramRecord(record, line, at, group, context)
+      continue
+    }
+    const type = record['type']
+    if (typeof type !== 'string') fail(at, '/type', 'a record type string (or an Engram record with "role" and "content")', type)
+    if (mainSidechain === undefined) {
+      if (type !== 'user' && type !== 'assistant') {
+        undecided.push({ record, line })
+        continue
+      }
+      if (optionalBoolean(record, 'isSidechain', at, '')) {
+        undecided.push({ record, line })
+        continue
+      }
+      mainSidechain = false
+      for (const waiting of undecided.splice(0)) yield* handle(waiting.record, waiting.line)
+    }
+    yield* handle(record, line)
+  }
+  // Every message record was a sidechain's: the file is a subagent's own, read whole.
+  if (undecided.length > 0) {
+    mainSidechain ??= true
+    for (const waiting of undecided.splice(0)) yield* handle(waiting.record, waiting.line)
   }
   const last = group.flush()
   if (last) yield last
