@@ -181,4 +181,18 @@ describe('createErrorFixLinker', () => {
     ])
     expect(link(messages, 0, 1)).toEqual([])
   })
+
+  test('the window is exact: a fix `window` messages after the failure links, one more does not', () => {
+    // The failure's result is message 1; the fix's result lands at 1 + 2k (k filler call and result pairs between).
+    const messages = (fillers: number) => [
+      assistant('', call('a', 'bash', { command: 'make' })),
+      result('a', 'exit code 2'),
+      ...Array.from({ length: fillers }, (_, index) => [assistant('', call(`f${index}`, 'bash', { command: `ls dir${index}` })), result(`f${index}`, 'a.txt')]).flat(),
+      assistant('', call('b', 'bash', { command: 'make' })),
+      result('b', 'exit code 0'),
+    ]
+    // Two filler pairs: the fix's result is 6 messages after the failure's (message 7).
+    expect(link(messages(2), 0, 6).map((unit) => unit.range)).toEqual([[0, 8]])
+    expect(link(messages(2), 0, 5)).toEqual([])
+  })
 })

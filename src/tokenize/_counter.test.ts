@@ -234,6 +234,17 @@ describe.each(ENCODINGS)('%s', (encoding) => {
     expect(counted.filter((value, index) => value !== expected[index])).toEqual([])
   })
 
+  it('tells apart short pieces that share their first four bytes (the cache keys a piece by all of its bytes)', () => {
+    // A mutation that compared only bytes 0-3 of a 5-8-byte piece went unnoticed by random text: ` conzlxq` then
+    // counted as an earlier ` con….` of its length. Here 20,000 pieces share ` con` and differ after it.
+    const random = createRandom(17)
+    const words = Array.from({ length: 20_000 }, () => ` con${Array.from({ length: 1 + Math.floor(random() * 4) }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(random() * 26)]).join('')}`)
+    const counted = words.map((word) => count(word))
+    expect(counted.filter((value, index) => value !== truth(words[index]!)).length).toBe(0)
+    const text = words.join('')
+    expect(count(text)).toBe(truth(text))
+  })
+
   it('stays exact after its piece cache is cleared, and a fresh counter agrees', () => {
     const random = createRandom(11)
     const words = Array.from({ length: 80_000 }, () => Array.from({ length: 9 }, () => 'bcdfghjklmnpqrstvwxz'[Math.floor(random() * 20)]).join(''))
