@@ -88,6 +88,8 @@ export function verifySummary(options: VerifySummaryOptions): SummaryVerificatio
   if (currentAsStale.length > 0) {
     problems.push(`${currentAsStale.length} current item(s) marked superseded in the state block: ${currentAsStale.slice(0, 5).map((item) => JSON.stringify(clip(item.text))).join(', ')}${currentAsStale.length > 5 ? ', …' : ''}`)
   }
+  const lifting = liftingSentences(summary, options.items, options.segmentText)
+  if (lifting.length > 0) problems.push(`the summary says state that is current no longer holds: ${lifting.slice(0, 3).map((sentence) => JSON.stringify(clip(sentence))).join(', ')}`)
   return {
     ok: problems.length === 0,
     tokens,
@@ -130,14 +132,72 @@ function checkStatuses(summary: string, items: readonly MustKeepItem[], missing:
   const staleAsCurrent: MustKeepItem[] = []
   const currentAsStale: MustKeepItem[] = []
   const seen = new Set<string>()
+  let lines: readonly PresentedLine[] | undefined
   for (const item of items) {
     if (seen.has(item.text) || missing.has(item.text)) continue
     seen.add(item.text)
     if (item.status === 'superseded') {
       if (!superseded.has(item.text) || current.has(item.text)) staleAsCurrent.push(item)
-    } else if (superseded.has(item.text) && !current.has(item.text)) currentAsStale.push(item)
+    } else if ((superseded.has(item.text) && !current.has(item.text)) || onlyPresentedStale(item.text, (lines ??= presentedLines(summary)))) currentAsStale.push(item)
   }
   return { staleAsCurrent, currentAsStale }
+}
+
+/**
+ * Words that say a value is out of force wherever a summary writes them before it on its line (a context field
+ * `[user #1; superseded]`, a mark `(superseded) TEXT`, `~~TEXT~~`) or in the heading it stands under
+ * (`## superseded constraints`): a reader takes the value for stale, whatever the block's bracket says.
+ */
+const STALE_WORDS = /\b(?:superseded|stale|obsolete|outdated|lifted|revoked|rescinded|no longer)\b|~~/i
+
+/** A line of a summary with whether its heading (the last `#` line above it) says its values are out of force. */
+interface PresentedLine {
+  readonly text: string
+  readonly staleHeading: boolean
+}
+
+function presentedLines(summary: string): PresentedLine[] {
+  let staleHeading = false
+  return summary.split('\n').map((text) => {
+    if (text.startsWith('#')) staleHeading = STALE_WORDS.test(text)
+    return { text, staleHeading }
+  })
+}
+
+/**
+ * Whether every line holding `text` presents it as out of force (see {@link STALE_WORDS}); false when no line holds it
+ * whole (a multi-line text is checked by the block's bracket only).
+ */
+function onlyPresentedStale(text: string, lines: readonly PresentedLine[]): boolean {
+  let held = false
+  for (const line of lines) {
+    const at = line.text.indexOf(text)
+    if (at === -1) continue
+    held = true
+    if (!line.staleHeading && !STALE_WORDS.test(line.text.slice(0, at))) return false
+  }
+  return held
+}
+
+/**
+ * A sentence that says the state a summary carries no longer holds (`All constraints were lifted.`, `the rules above
+ * no longer apply`): a state noun in the plural and a word of lifting in one sentence. Linear: alternations of words.
+ */
+const STATE_NOUNS = /\b(?:constraints|rules|requirements|restrictions|instructions|decisions|pins|limits|settings)\b/i
+const LIFTING = /\b(?:lifted|removed|dropped|revoked|rescinded|withdrawn|void|obsolete|superseded|no longer (?:apply|applies|hold|holds|in force|valid|relevant|matter)|can be ignored|(?:ignore|disregard) (?:all|the|any|every))\b/i
+
+/**
+ * The summary's sentences that say its current state no longer holds (see {@link LIFTING}), when some item is current;
+ * a sentence the segment itself holds (a user who lifted a rule, quoted in the gist) is history, not the summary's claim.
+ */
+function liftingSentences(summary: string, items: readonly MustKeepItem[], segmentText: string | undefined): string[] {
+  if (!items.some((item) => item.status !== 'superseded')) return []
+  const found: string[] = []
+  for (const piece of stripGistSpeakers(summary).split(/[.!?\n]+/)) {
+    const sentence = piece.trim()
+    if (STATE_NOUNS.test(sentence) && LIFTING.test(sentence) && !segmentText?.includes(sentence)) found.push(sentence)
+  }
+  return found
 }
 
 function clip(text: string): string {
