@@ -397,6 +397,20 @@ describe('issue 11: what compact must never do', () => {
     expect(invented.verification.parts[0]!.attempts.at(-1)!.invented).toContainEqual({ kind: 'number', text: 'top_k=7' })
   })
 
+  it('counts a summary as its format writes it: a Gemini CLI summary framed in <state_snapshot> that outgrows its messages refuses', async () => {
+    // A black-box re-test: 307 verified tokens against 312 replaced, written as 315 (the snapshot tags are not free).
+    const text = readFileSync(fileURLToPath(new URL('../transcript/formats/__fixtures__/gemini-cli/stream-json.jsonl', import.meta.url)), 'utf8')
+    const gemini = await readTranscript(sourceFromString('run.jsonl', text), { format: 'gemini-cli' })
+    const framed = await compactTranscript(gemini, { ...base, planner: undefined, slot: 4000 })
+    expect(framed.kind).toBe('refused')
+    expect(framed.refusal).toMatchObject({ code: 'no-gain', reason: expect.stringContaining('as gemini-cli writes it') })
+    // The same messages in a format that writes a summary as its text compact: only the framing tipped it.
+    const plain = await compactTranscript({ ...gemini, format: 'openai' }, { ...base, planner: undefined, slot: 4000 })
+    expect(plain.kind).toBe('compacted')
+    const tokenizer = await createTokenizer('o200k_base')
+    expect(plain.kind === 'compacted' && tokenizer.count(`<state_snapshot>\n${plain.summaries[0]!.text}\n</state_snapshot>`)).toBeGreaterThanOrEqual(plain.kind === 'compacted' ? plain.summaries[0]!.replacedTokens : 0)
+  })
+
   it("the default summarizer's gist lines (`tool: 15 of them passed`) are not read as settings it invented", async () => {
     // Seen on the corpus sessions: `tool: 15`, `user: 10` reported as invented, the gist's speaker read as a key.
     const prose = 'We went through the failures one by one and looked at each traceback before touching the code at all. '.repeat(6)

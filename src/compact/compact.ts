@@ -7,6 +7,7 @@ import type { Message, Transcript } from '../spec/transcript.js'
 import { createLedgerSummarizer } from '../summarize/ledger.js'
 import { backoffDelay, callSummarizer, timeoutMiddleware, wrapSummarizer } from '../summarize/middleware.js'
 import { createTokenizer } from '../tokenize/index.js'
+import { isTranscriptFormatName, getFormat } from '../transcript/registry.js'
 import { messageTokens, pairToolCalls, renderMessage, renderSegment } from '../transcript/render.js'
 import { repairSummary } from '../verify/repair.js'
 import { verifySummary, type ExtractedSpan, type SpanExtractor } from '../verify/verify.js'
@@ -182,6 +183,12 @@ export interface CompactResult {
   readonly verification: CompactVerification
 }
 
+/** Tokens of a summary as the transcript's format writes it (see `TranscriptFormatV1.summaryText`). */
+function writtenTokens(summary: CompactSummary, format: string, tokenizer: TokenizerV1): number {
+  const frame = isTranscriptFormatName(format) ? getFormat(format).summaryText : undefined
+  return frame ? tokenizer.count(frame(summary.text)) : summary.tokens
+}
+
 /** Kinds the invented-state report looks for in a summary. */
 const INVENTED_KINDS = new Set<ItemKind>(['identifier', 'path', 'url', 'number', 'version', 'env', 'constant', 'hash', 'uuid'])
 
@@ -295,13 +302,14 @@ export async function compactTranscript(transcript: Transcript, options: Compact
       )
     }
     // A summary never costs more than what it replaces, counted with the real tokenizer (the plan may have priced
-    // the range with an approximate one, and a summarizer may fill its slot).
-    if (outcome.summary.tokens >= outcome.summary.replacedTokens) {
+    // the range with an approximate one, and a summarizer may fill its slot), as its format writes it (framed).
+    const written = writtenTokens(outcome.summary, transcript.format, verifyTokenizer)
+    if (written >= outcome.summary.replacedTokens) {
       return refuse(
         floor,
         {
           code: 'no-gain',
-          reason: `the verified summary of messages ${part.start}:${part.end} counts ${outcome.summary.tokens} tokens (${verifyTokenizer.name}), not less than the ${outcome.summary.replacedTokens} tokens of the messages it would replace: nothing to gain`,
+          reason: `the verified summary of messages ${part.start}:${part.end} counts ${written} tokens (${verifyTokenizer.name}${written === outcome.summary.tokens ? '' : `, as ${transcript.format} writes it`}), not less than the ${outcome.summary.replacedTokens} tokens of the messages it would replace: nothing to gain`,
           range: [part.start, part.end],
         },
         reports,

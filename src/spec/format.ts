@@ -46,4 +46,9 @@ export interface TranscriptFormatV1 {
   write?(transcript: Transcript): string
   /** Renders new messages as text to append to a log of this format (JSONL logs: never rewrite a user's log). */
   append?(messages: readonly Message[]): string
+  /**
+   * The text a summary is written with, when the format frames it (Gemini CLI's `<state_snapshot>`): what a reader of
+   * the written log meets, so what `compact` counts against the tokens the summary replaces. Absent: the text itself.
+   */
+  summaryText?(text: string): string
 }

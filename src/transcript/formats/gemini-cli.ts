@@ -170,7 +170,7 @@ function appendEvents(messages: readonly Message[], options: Required<GeminiCliF
           write({ type: 'message', role, content: part.text, ...(role === 'assistant' ? { delta: true } : {}) })
           break
         case 'summary':
-          write({ type: 'message', role: 'user', content: part.text.includes(SNAPSHOT_OPEN) ? part.text : `${SNAPSHOT_OPEN}\n${part.text}\n</state_snapshot>` })
+          write({ type: 'message', role: 'user', content: snapshotText(part.text) })
           break
         case 'tool-call':
           write({ type: 'tool_use', tool_name: part.name, tool_id: part.id, parameters: part.arguments })
@@ -185,6 +185,11 @@ function appendEvents(messages: readonly Message[], options: Required<GeminiCliF
 }
 
 /** Creates the Gemini CLI stream-json format with the given clock for appended events. */
+/** A summary as Gemini CLI writes its compression summary: inside a `<state_snapshot>` block (unless it holds one). */
+function snapshotText(text: string): string {
+  return text.includes(SNAPSHOT_OPEN) ? text : `${SNAPSHOT_OPEN}\n${text}\n</state_snapshot>`
+}
+
 export function createGeminiCliFormat(options: GeminiCliFormatOptions = {}): TranscriptFormatV1 {
   const resolved = { now: options.now ?? (() => new Date()) }
   return {
@@ -194,6 +199,7 @@ export function createGeminiCliFormat(options: GeminiCliFormatOptions = {}): Tra
     detect: detectGeminiCli,
     ...logReaders('gemini-cli', readGeminiCli),
     append: (messages) => appendEvents(messages, resolved),
+    summaryText: snapshotText,
   }
 }
 
