@@ -60,6 +60,28 @@ describe('readJsonl', () => {
     expect(warnings).toEqual([expect.stringMatching(/^log\.jsonl:500:\d+: expected .*: line skipped$/), expect.stringMatching(/^log\.jsonl:800:1: expected .*: line skipped$/)])
   })
 
+  it('with a record kind, takes a line that parses to no object for a malformed one: failed naming --lenient, or skipped', async () => {
+    // A black-box re-test: `42`, `[]` in a Claude Code log were fatal even with --lenient, and the error never said so.
+    const text = ['{"n":1}', '42', '[]', '"x"', 'null', '{"n":6}'].join('\n') + '\n'
+    const read = async (lenient: boolean) => {
+      const warnings: string[] = []
+      const out: unknown[] = []
+      for await (const record of readJsonl(source(text), { lenient, record: 'a log record object', onWarning: (warning) => warnings.push(warning) })) out.push(record.value)
+      return { out, warnings }
+    }
+    await expect(read(false)).rejects.toThrow(/^log\.jsonl:2: expected a log record object, got number 42 \(a malformed line; --lenient skips such lines and reports them\)$/)
+    const { out, warnings } = await read(true)
+    expect(out).toEqual([{ n: 1 }, { n: 6 }])
+    expect(warnings).toEqual([
+      'log.jsonl:2: expected a log record object, got number 42: line skipped',
+      'log.jsonl:3: expected a log record object, got an array: line skipped',
+      'log.jsonl:4: expected a log record object, got string "x": line skipped',
+      'log.jsonl:5: expected a log record object, got null: line skipped',
+    ])
+    // Without a record kind, any JSON value is a record.
+    expect((await records(text)).out).toHaveLength(6)
+  })
+
   it('yields a valid last record that has no trailing newline (a log still being written keeps its newest record)', async () => {
     for (const [lenient, from] of [false, true].flatMap((lenient) => [[lenient, source] as const, [lenient, (text: string) => sourceFromString('log.jsonl', text)] as const])) {
       const { out, warnings } = await records('{"a":1}\n{"b":2}', lenient, from)

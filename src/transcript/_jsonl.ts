@@ -18,15 +18,24 @@ export interface ReadJsonlOptions {
   readonly lenient?: boolean
   /** Receives the message of each line a lenient read skipped. */
   readonly onWarning?: (warning: string) => void
+  /**
+   * What a record is (`a Claude Code record object`): when given, a line that parses to anything but a JSON object
+   * (`42`, `[]`, `"x"`) is malformed as a line that does not parse is (failed naming `--lenient`, or skipped by it).
+   * @default undefined (any JSON value is a record)
+   */
+  readonly record?: string
 }
 
 /**
  * Streams a JSONL input record by record: each line parsed on its own (errors name `file:line:column`), blank
  * lines ignored. A line that does not parse fails the read, its message saying that `--lenient` skips it; with
- * `lenient` it is skipped into `onWarning` and the read goes on. A last line without a terminating newline that
+ * `lenient` it is skipped into `onWarning` and the read goes on (an input whose every line is skipped is no log: it
+ * fails). A last line without a terminating newline that
  * does not parse is reported as truncated (a log still being written); one that parses is a record like any other.
  */
 export async function* readJsonl(source: FormatSource, options: ReadJsonlOptions = {}): AsyncGenerator<JsonlRecord> {
+  let records = 0
+  let skipped = 0
   for await (const { line, text, last } of source.lines()) {
     if (isBlank(text)) continue
     let value: unknown
@@ -42,10 +51,30 @@ export async function* readJsonl(source: FormatSource, options: ReadJsonlOptions
         throw new InvalidInputError(`${detail} (${hint})`, location, { cause: error })
       }
       options.onWarning?.(`${formatLocation(location)}${detail}: line skipped`)
+      skipped++
       continue
     }
+    if (options.record !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      const location = { file: source.name, line }
+      const detail = `expected ${options.record}, got ${describeJson(value)}`
+      if (!options.lenient) throw new InvalidInputError(`${detail} (a malformed line; --lenient skips such lines and reports them)`, location)
+      options.onWarning?.(`${formatLocation(location)}${detail}: line skipped`)
+      skipped++
+      continue
+    }
+    records++
     yield { line, value }
   }
+  // Lenient reading skips the bad lines of a log; an input with no good line is no log at all.
+  if (records === 0 && skipped > 0) throw new InvalidInputError(`expected a JSONL log, got no readable record (${skipped} line${skipped === 1 ? '' : 's'} skipped)`, { file: source.name })
+}
+
+/** A JSON value as a message names it: `number 42`, `an array`, `null`, `string "x"` (short). */
+function describeJson(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  const json = JSON.stringify(value)
+  return `${typeof value} ${json.length > 40 ? `${json.slice(0, 39)}…` : json}`
 }
 
 /** An error's message without its `file:line:column: ` prefix. */

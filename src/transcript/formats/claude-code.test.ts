@@ -156,3 +156,19 @@ describe('claude-code append', () => {
     ])
   })
 })
+
+describe('claude-code: lines of no known shape', () => {
+  it('fail naming --lenient, and are skipped and reported under it', async () => {
+    // A black-box re-test: a valid JSON line of the wrong shape was fatal even with --lenient.
+    const good = (uuid: string, text: string) => JSON.stringify({ type: 'user', uuid, parentUuid: null, isSidechain: false, message: { role: 'user', content: text } })
+    const text = [good('u1', 'first'), '{"foo":1}', '42', good('u2', 'second')].join('\n') + '\n'
+    await expect(claudeCodeFormat.read(sourceFromString('s.jsonl', text))).rejects.toThrow(/^s\.jsonl:2: \/type: expected a record type string .*--lenient skips such lines/)
+    const transcript = await claudeCodeFormat.read(sourceFromString('s.jsonl', text), { lenient: true })
+    expect(transcript.messages.map((message) => message.parts.map((part) => (part.type === 'text' ? part.text : part.type)).join())).toEqual(['first', 'second'])
+    expect(transcript.warnings).toEqual([expect.stringMatching(/^s\.jsonl:2: \/type: .*: line skipped$/), expect.stringMatching(/^s\.jsonl:3: expected a Claude Code record object, got number 42: line skipped$/)])
+    // An Engram log keeps its records under --lenient too; a file with no record of a known shape is no log.
+    const engram = ['{"foo":1}', fixture('engram-session.jsonl').split('\n')[0]!].join('\n')
+    expect((await claudeCodeFormat.read(sourceFromString('e.jsonl', engram), { lenient: true })).messages).toHaveLength(1)
+    await expect(claudeCodeFormat.read(sourceFromString('n.jsonl', '{"foo":1}\n{"type":7}\n'), { lenient: true })).rejects.toThrow(/^n\.jsonl: expected a Claude Code log, got no record of a known shape \(2 lines skipped\)$/)
+  })
+})
