@@ -1,11 +1,15 @@
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs'
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { createTokenizer } from '../tokenize/index.js'
 import { conformanceItems, conformanceMessages, createSummarizeRequest, testSummarizer } from '../test-utils/summarizer.js'
 import { verifySummary } from '../verify/verify.js'
+
+// The cases' directories are made under one root, removed when the file's tests end.
+const work = mkdtempSync(join(tmpdir(), 'floorguard-cmd-'))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
 import { createCommandSummarizer, type CommandSummaryRequest } from './command.js'
 
 const tokenizer = await createTokenizer('o200k_base')
@@ -42,7 +46,7 @@ describe('command summarizer', () => {
   })
 
   it('kills the whole process group on timeout', async () => {
-    const pids = join(mkdtempSync(join(tmpdir(), 'floorguard-cmd-')), 'pids.json')
+    const pids = join(mkdtempSync(join(work, 'case-')), 'pids.json')
     const result = await createCommandSummarizer({ command: command('hang', pids), timeoutMs: 1500 }).summarize(request)
     expect(result).toMatchObject({ kind: 'failure', retryable: true })
     if (result.kind === 'failure') expect(result.reason).toMatch(/timed out after 1500 ms \(process group killed\)/)
@@ -53,14 +57,14 @@ describe('command summarizer', () => {
 
   // Issue 11: "a background grandchild survives a successful run".
   it('kills a background job the command leaves behind when it succeeds', async () => {
-    const job = join(mkdtempSync(join(tmpdir(), 'floorguard-cmd-')), 'job.pid')
+    const job = join(mkdtempSync(join(work, 'case-')), 'job.pid')
     const result = await createCommandSummarizer({ command: `sleep 60 >/dev/null 2>&1 & echo $! > '${job}'; printf summary` }).summarize(request)
     expect(result).toEqual({ kind: 'summary', text: 'summary' })
     await expectGone([Number(readFileSync(job, 'utf8'))])
   })
 
   it('returns when the command exits, even if a background job still holds its stdout', async () => {
-    const job = join(mkdtempSync(join(tmpdir(), 'floorguard-cmd-')), 'job.pid')
+    const job = join(mkdtempSync(join(work, 'case-')), 'job.pid')
     // Without the group kill at exit the call would wait for the job's 60 s, then for the 20 s timeout.
     const result = await createCommandSummarizer({ command: `sleep 60 & echo $! > '${job}'; printf summary`, timeoutMs: 20_000 }).summarize(request)
     expect(result).toEqual({ kind: 'summary', text: 'summary' })

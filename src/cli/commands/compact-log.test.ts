@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import type { CliIo } from '../_command.js'
 import { compactCommand } from './compact.js'
 
@@ -21,8 +21,12 @@ const OPENAI = {
   ],
 }
 
+// Every case's directory is made under one root, removed when the file's tests end: a test leaves no temp file behind.
+const work = mkdtempSync(join(tmpdir(), 'floorguard-compact-log-'))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
 function setup() {
-  const dir = mkdtempSync(join(tmpdir(), 'floorguard-compact-log-'))
+  const dir = mkdtempSync(join(work, 'case-'))
   writeFileSync(join(dir, 'chat.json'), JSON.stringify(OPENAI))
   let stdout = ''
   let stderr = ''

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { FloorguardError } from '../../errors.js'
 import { readTranscript, sourceFromString } from '../../transcript/index.js'
 import type { CliIo } from '../_command.js'
@@ -41,8 +41,12 @@ const CLAUDE_LINES = [
 
 const script = fileURLToPath(new URL('../../summarize/__fixtures__/summarizer-command.mjs', import.meta.url))
 
+// Every case's directory is made under one root, removed when the file's tests end: a test leaves no temp file behind.
+const work = mkdtempSync(join(tmpdir(), 'floorguard-compact-'))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
 function setup(files: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), 'floorguard-compact-'))
+  const dir = mkdtempSync(join(work, 'case-'))
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
   let stdout = ''
   let stderr = ''
