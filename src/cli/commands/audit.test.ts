@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createRandom } from '../../_random.js'
 import { REPO } from '../_test-io.js'
 
 // `floorguard audit` as a process over dist/ (its files run on worker threads, which load the compiled worker).
@@ -94,6 +95,25 @@ describe.skipIf(!fresh)('floorguard audit as a process', () => {
     expect(session).toMatchObject({ message: 3, replaced: [0, 3], counterfactual: true })
     expect(session.lost.find((item: { text: string }) => item.text === 'numpy==1.26.4')).toEqual({ kind: 'version', text: 'numpy==1.26.4', usedAgainAt: 4 })
     expect(report.totals).toMatchObject({ files: 3, failed: 0, skipped: 3, summaries: 2 })
+  })
+
+  it('counts in its totals the cuts of every file (a long session crosses the high-water mark several times)', () => {
+    // A black-box re-test found `totals.cuts` always 0: the CLI dropped each file's cuts before summing.
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', 'iota', 'kappa', 'lambda', 'sigma', 'omega']
+    const random = createRandom(3)
+    const messages = Array.from({ length: 240 }, (_, index) => ({
+      role: index % 2 === 0 ? 'user' : 'assistant',
+      content: Array.from({ length: 900 }, () => `${random.pick(words)}${random.chance(0.1) ? random.int(0, 999) : ''}`).join(' '),
+    }))
+    mkdirSync(join(work, 'long'), { recursive: true })
+    writeFileSync(join(work, 'long', 'session.json'), JSON.stringify({ model: 'gpt-4o', messages }))
+    const { code, stdout } = audit(['long', '--json'])
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    const [file] = report.files
+    expect(file.cuts.length).toBeGreaterThan(1)
+    expect(report.totals).toMatchObject({ cuts: file.cuts.length, wouldCompact: file.wouldCompact, wouldSplit: file.wouldSplit, wouldRefuse: file.wouldRefuse })
+    expect(file.wouldCompact + file.wouldSplit + file.wouldRefuse).toBe(file.cuts.length)
   })
 
   it('--jobs 1 and --jobs 2 print the same report', () => {

@@ -282,7 +282,8 @@ export const auditCommand: CliCommand = {
         if (debug && result.stack) io.stderr(`${result.stack}\n`)
       } else {
         const { audit } = result
-        audited.push({ ...audit, summaries: audit.summaries.map((summary) => ({ ...summary, lost: [] })), cuts: [] })
+        // Kept for the totals: a summary's lost items (the bulk of a file's audit) are dropped, its cuts are counted.
+        audited.push({ ...audit, summaries: audit.summaries.map((summary) => ({ ...summary, lost: [] })) })
         if (json) {
           await io.stdout(`${first ? '' : ','}${JSON.stringify(audit)}`)
           first = false
