@@ -269,7 +269,7 @@ describe('a hook never harms its host', () => {
     expect(start).toMatchObject({ code: 0, stdout: '' })
     expect(start.stderr).toContain('no ledger recorded for session cc-session-1')
     const post = await hook(['claude-code', 'PostCompact'], claudeCode.PostCompact(log, 's'))
-    expect(JSON.parse(post.stdout).systemMessage).toBe('floorguard: no state ledger was recorded before this compaction (the PreCompact hook did not run)')
+    expect(JSON.parse(post.stdout).systemMessage).toBe('floorguard: no state ledger was recorded before this compaction (the PreCompact hook did not run, or failed: see faults.log)')
   })
 
   it('a session id cannot lead the state files out of the state directory', async () => {

@@ -371,7 +371,7 @@ async function after(ctx: Context): Promise<HookOutcome> {
   const state = await currentState(ctx)
   if (!state) {
     // Gemini's BeforeAgent fires on every prompt: no ledger is the common case, not a fault.
-    if (ctx.host.name !== 'gemini') ctx.io.stderr(`floorguard hook: no ledger recorded for session ${ctx.payload.sessionId} (the before-compaction hook did not run)\n`)
+    if (ctx.host.name !== 'gemini') ctx.io.stderr(`floorguard hook: no ledger recorded for session ${ctx.payload.sessionId} (the before-compaction hook did not run, or failed: see faults.log)\n`)
     return { kind: 'none' }
   }
   if (state.injectedAt !== null) return { kind: 'none' }
@@ -471,7 +471,7 @@ async function verifyAndAudit(ctx: Context, ledger: StoredLedger, state: LedgerS
 
 async function verify(ctx: Context): Promise<HookOutcome> {
   const state = await currentState(ctx)
-  if (!state) return { kind: 'notice', text: 'floorguard: no state ledger was recorded before this compaction (the PreCompact hook did not run)' }
+  if (!state) return { kind: 'notice', text: 'floorguard: no state ledger was recorded before this compaction (the PreCompact hook did not run, or failed: see faults.log)' }
   if (state.verifiedAt !== null) return { kind: 'none' }
   const ledger = await readLedger(ctx, state)
   const summary: SummaryFound =
