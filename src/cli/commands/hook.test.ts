@@ -212,6 +212,18 @@ describe('floorguard hook gemini', () => {
     expect(audit()[0]).toMatchObject({ host: 'gemini', kept: null, event: 'BeforeAgent' })
   })
 
+  it('a session file with no message (binary, cut, another format) is a fault, never an empty ledger', async () => {
+    // A black-box re-test: PreCompress recorded a 0-message ledger and the next turn told the model nothing needed keeping.
+    const before = faults().length
+    for (const text of ['\u0000\u0001 not a session\n\u0002\n', '{"type":"init","session_id":"x"}\n{"type":"result","status":"success"}\n']) {
+      const log = write('not-a-session.jsonl', text)
+      const result = await hook(['gemini', 'PreCompress', '--sync'], gemini.PreCompress(log))
+      expect(result).toMatchObject({ code: 0, stdout: '{}\n' })
+      expect(result.stderr).toMatch(/expected a Gemini CLI session, got no message record/)
+    }
+    expect(faults().length).toBe(before + 2)
+  })
+
   it('counts what the <state_snapshot> kept when the session file records it', async () => {
     const log = write('session.jsonl', geminiSessionJsonl())
     await hook(['gemini', 'PreCompress', '--sync'], gemini.PreCompress(log))

@@ -180,6 +180,11 @@ async function readMessages(host: HookHostV1, job: LedgerJob): Promise<{ message
   const text = fromLineBoundary(await readRange(job.transcript, from, job.bytes), from > 0)
   if (host.transcriptFormat === 'gemini-session') {
     const session = readGeminiSession(text)
+    // A file with text but no message is no session (binary, cut, another format): a fault, not an empty ledger.
+    if (session.messages.length === 0 && text.trim() !== '') {
+      const { InvalidInputError } = await import('../../errors.js')
+      throw new InvalidInputError(`expected a Gemini CLI session, got no message record${session.skipped > 0 ? ` (${session.skipped} lines skipped)` : ''}`, { file: job.transcript })
+    }
     return { messages: [...session.messages], from, skipped: session.skipped }
   }
   const { readTranscript, sourceFromString } = await import('../../transcript/index.js')
