@@ -445,12 +445,12 @@ function readLineWords(region: string, index: number, words: LineWords, tool: bo
       if ((all & (PAREN | OTHER)) === (PAREN | OTHER)) {
         const target = linkTarget(region, left, right)
         if (target - 2 - left >= 2) {
-          const text = wordFlags(region, left, target - 2)
+          const textFlags = wordFlags(region, left, target - 2)
           starts[count] = left
           ends[count] = target - 2
-          flags[count] = text
-          lineFlags |= text
-          if (!isUnclassifiable(text, region.charCodeAt(left)) && (!tool || mayBeToolIdentifier(text, target - 2 - left))) candidates[candidateCount++] = count
+          flags[count] = textFlags
+          lineFlags |= textFlags
+          if (!isUnclassifiable(textFlags, region.charCodeAt(left)) && (!tool || mayBeToolIdentifier(textFlags, target - 2 - left))) candidates[candidateCount++] = count
           count++
         }
         left = target
