@@ -128,7 +128,15 @@ function checkStatuses(summary: string, items: readonly MustKeepItem[], missing:
   const block = parseStateBlock(summary)
   const current = new Set<string>()
   const superseded = new Set<string>()
-  if (block) for (const entry of block.entries) (entry.status === 'current' ? current : superseded).add(entry.text)
+  // Entries that present their text as in force with no word against it: an item that is one needs no line scan.
+  const plainlyCurrent = new Set<string>()
+  const staleWords = STALE_WORDS.test(summary)
+  if (block) {
+    for (const entry of block.entries) {
+      ;(entry.status === 'current' ? current : superseded).add(entry.text)
+      if (entry.status === 'current' && (!staleWords || (!STALE_WORDS.test(entry.context) && !STALE_WORDS.test(entry.section)))) plainlyCurrent.add(entry.text)
+    }
+  }
   const staleAsCurrent: MustKeepItem[] = []
   const currentAsStale: MustKeepItem[] = []
   const seen = new Set<string>()
@@ -138,7 +146,9 @@ function checkStatuses(summary: string, items: readonly MustKeepItem[], missing:
     seen.add(item.text)
     if (item.status === 'superseded') {
       if (!superseded.has(item.text) || current.has(item.text)) staleAsCurrent.push(item)
-    } else if ((superseded.has(item.text) && !current.has(item.text)) || onlyPresentedStale(item.text, (lines ??= presentedLines(summary)))) currentAsStale.push(item)
+    } else if (superseded.has(item.text) && !current.has(item.text)) currentAsStale.push(item)
+    // Only a summary holding a word against a value can present one as out of force; a plain current entry is not.
+    else if (staleWords && !plainlyCurrent.has(item.text) && onlyPresentedStale(item.text, (lines ??= presentedLines(summary)))) currentAsStale.push(item)
   }
   return { staleAsCurrent, currentAsStale }
 }
