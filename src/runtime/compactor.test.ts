@@ -413,6 +413,16 @@ describe('replay', () => {
 })
 
 describe('options', () => {
+  it('a malformed message is refused naming its index and field, never a TypeError from inside', async () => {
+    // A black-box re-test: `[1, 2]`, `[{}]` and `[{ role: 'user' }]` threw "Cannot read properties of undefined".
+    const compactor = createCompactor({ budget: 2_000 })
+    await expect(compactor.maybeCompact([1, 2] as unknown as Message[])).rejects.toThrow(/^createCompactor: maybeCompact\(messages\)\[0\]: expected a message object, got 1$/)
+    await expect(compactor.maybeCompact([user('ok'), {}] as unknown as Message[])).rejects.toThrow(/maybeCompact\(messages\)\[1\]\.role: expected "system", "user", "assistant" or "tool", got undefined$/)
+    await expect(compactor.maybeCompact([{ role: 'user' }] as unknown as Message[])).rejects.toThrow(/\[0\]\.parts: expected an array of parts, got undefined$/)
+    await expect(compactor.maybeCompact([{ role: 'bogus', parts: [] }] as unknown as Message[])).rejects.toThrow(/\[0\]\.role: expected/)
+    await expect(compactor.maybeCompact([{ role: 'user', parts: [{ text: 'x' }] }] as unknown as Message[])).rejects.toThrow(/\[0\]\.parts\[0\]: expected a part with a type/)
+  })
+
   it('misuse throws one line naming the field', () => {
     expect(() => createCompactor({ budget: -1 })).toThrow(/budget: expected a positive integer/)
     expect(() => createCompactor({ highWaterMark: 1.5 })).toThrow(/highWaterMark/)

@@ -53,6 +53,26 @@ function invalid(field: string, expected: string, value: unknown): never {
   throw new FloorguardError('invalid-argument', `createCompactor: ${field}: expected ${expected}, got ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
 }
 
+const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool'])
+
+/**
+ * Checks the shape the compactor reads of each message (a role it knows, parts with a type), so that a malformed one
+ * is refused naming its index rather than failing deep inside. One pass, a few reads per message.
+ */
+function checkMessages(messages: readonly unknown[]): void {
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as { role?: unknown; parts?: unknown } | null
+    const field = `maybeCompact(messages)[${index}]`
+    if (message === null || typeof message !== 'object') invalid(field, 'a message object', message)
+    if (!ROLES.has(message.role)) invalid(`${field}.role`, '"system", "user", "assistant" or "tool"', message.role)
+    if (!Array.isArray(message.parts)) invalid(`${field}.parts`, 'an array of parts', message.parts)
+    for (let at = 0; at < message.parts.length; at++) {
+      const part = message.parts[at] as { type?: unknown } | null
+      if (part === null || typeof part !== 'object' || typeof part.type !== 'string') invalid(`${field}.parts[${at}]`, 'a part with a type', part)
+    }
+  }
+}
+
 function resolveSettings(options: CompactorOptions): Settings {
   if (options === null || typeof options !== 'object') invalid('options', 'an object', options)
   const budget = options.budget ?? RECORD_DEFAULTS.budget
@@ -163,6 +183,7 @@ export function createCompactor(options: CompactorOptions = {}): Compactor {
 
   async function maybeCompact(messages: readonly Message[]): Promise<CompactorResult> {
     if (!Array.isArray(messages)) invalid('maybeCompact(messages)', 'an array of messages', messages)
+    checkMessages(messages)
     const call = ++calls
     stats.calls = calls
     const events: CompactorEvent[] = []
