@@ -398,6 +398,29 @@ describe('a state block larger than its part slot', () => {
   })
 })
 
+describe('a state block larger than its part slot, under a policy', () => {
+  // A black-box re-test: a plan at the raised slot split, a small part's rounded slot was a few tokens short of its
+  // block, and `raise-slot` kept the segment where one more plan with the whole slot per part fits, as the first try
+  // gets. Two calls of this session take that path (which ones depends on every summary written before them).
+  it('raise-slot gets one more plan with the whole raised slot per part (200 turns, slot 250, budget 6,000)', async () => {
+    const compactor = createCompactor({ budget: 6_000, slot: 250, policy: { kind: 'raise-slot', cap: 5_000 } })
+    let context: readonly Message[] = []
+    let roomier = 0
+    for (const message of codingSession({ turns: 200 })) {
+      const result = await compactor.maybeCompact([...context, message])
+      const refusal = result.events.find((event) => event.type === 'refusal')
+      const plans = result.events.filter((event) => event.type === 'plan-end')
+      if (refusal?.type === 'refusal' && refusal.action === 'raised-slot' && plans.length === 3) {
+        roomier++
+        expect(result.events.some((event) => event.type === 'verify-error')).toBe(true)
+        expect(result.kind === 'compacted' || result.kind === 'split').toBe(true)
+      }
+      context = result.messages
+    }
+    expect(roomier).toBeGreaterThan(0)
+  })
+})
+
 describe('replay', () => {
   it('a caller that sends the uncompacted history again gets the same summary without a summarizer call', async () => {
     const messages = [system('sys'), ...Array.from({ length: 5 }, (_, turn) => [user(`turn ${turn}: keep /srv/app/t${turn}.yaml. ${prose(14)}`), assistant(prose(14))]).flat(), user('go')]

@@ -323,16 +323,8 @@ function signalOf(result: CompactResult, slot: number, context: RunContext, extr
 async function compactRange(context: RunContext, range: RuntimeRange): Promise<Outcome> {
   const { settings } = context
   if (!settings.verify) return unverified(context, range, settings.slot)
-  let attempt = await guarded(context, range, settings.slot, settings.floorCheck ? keepingSummaries : fixedPlanner)
+  const attempt = settings.floorCheck ? await withRoom(context, range, settings.slot) : await guarded(context, range, settings.slot, fixedPlanner)
   if (attempt.result.kind !== 'refused') return success(attempt.result)
-  // A part's slot is its floor rounded up to 100 tokens; a summarizer whose state block needs more (many short items,
-  // each with its line) gets one more plan in which every part may use the whole slot.
-  const tight = attempt.result.refusal?.code === 'summarizer' && attempt.result.verification.parts.some((part) => part.slot < settings.slot)
-  if (tight && settings.floorCheck) {
-    const roomier = await guarded(context, range, settings.slot, keepingSummaries, settings.slot)
-    if (roomier.result.kind !== 'refused') return success(roomier.result)
-    attempt = roomier
-  }
   const { result, plan } = attempt
   const refusal = result.refusal!
   const policy = settings.policy
@@ -344,7 +336,7 @@ async function compactRange(context: RunContext, range: RuntimeRange): Promise<O
 
   if (typeof policy === 'object') {
     if (raiseTo?.kind !== 'raise-slot' || raiseTo.slot > policy.cap || refusal.code !== 'plan') return keep
-    const raised = await guarded(context, range, raiseTo.slot, keepingSummaries)
+    const raised = await withRoom(context, range, raiseTo.slot)
     return raised.result.kind === 'refused' ? keep : { ...success(raised.result), signal, refusal: { code, action: 'raised-slot', raisedSlot: raiseTo.slot } }
   }
   if (policy === 'accept-risk') return acceptRisk(context, range, { signal, refusal: { code, action: 'kept' } })
@@ -383,6 +375,19 @@ const fixedPlanner: CompactionPlanner = (segment, options) => {
   // A segment whose boundary cuts a unit is refused even with room to spare: its items are still the estimate's.
   const items = open.kind === 'compact' ? open.items : segment.estimator.estimate(segment.messages, offset).items.map((item) => ({ ...item, status: 'current' as const }))
   return { kind: 'compact', range: [offset, offset + segment.messages.length], floor: open.floor, slot: options.slot, tokens: open.tokens, guard: 'on', items, state: [] }
+}
+
+/**
+ * `range` compacted at `slot` under the full checks; a part's slot is its floor rounded up to 100 tokens, so when a
+ * summarizer's state block needs more (many short items, each with its line) the range gets one more plan in which
+ * every part may use the whole slot. Every path that compacts under the checks (the first try, `raise-slot`,
+ * `other-segment`) goes through here.
+ */
+async function withRoom(context: RunContext, range: RuntimeRange, slot: number): Promise<{ result: CompactResult; plan: CompactionPlan | undefined }> {
+  const attempt = await guarded(context, range, slot, keepingSummaries)
+  const tight = attempt.result.kind === 'refused' && attempt.result.refusal?.code === 'summarizer' && attempt.result.verification.parts.some((part) => part.slot < slot)
+  if (!tight) return attempt
+  return guarded(context, range, slot, keepingSummaries, slot)
 }
 
 async function guarded(
@@ -553,7 +558,7 @@ async function otherSegment(
 ): Promise<Outcome> {
   const ranges = plan?.kind === 'refuse' ? compactRanges(plan) : []
   for (const other of ranges) {
-    const attempt = await guarded(context, other, context.settings.slot, keepingSummaries)
+    const attempt = await withRoom(context, other, context.settings.slot)
     if (attempt.result.kind !== 'refused') return { ...success(attempt.result), signal: refused.signal, refusal: { ...refused.refusal!, action: 'compacted-other', otherRange: other } }
   }
   const masks = findMaskable(context.transcript.messages, context.transcript.pairs, range[0], range[1], (message, index) =>
