@@ -66,7 +66,7 @@ describe('readJsonl', () => {
     const read = async (lenient: boolean) => {
       const warnings: string[] = []
       const out: unknown[] = []
-      for await (const record of readJsonl(source(text), { lenient, record: 'a log record object', onWarning: (warning) => warnings.push(warning) })) out.push(record.value)
+      for await (const record of readJsonl(source(text), { lenient, record: { expected: 'a log record object' }, onWarning: (warning) => warnings.push(warning) })) out.push(record.value)
       return { out, warnings }
     }
     await expect(read(false)).rejects.toThrow(/^log\.jsonl:2: expected a log record object, got number 42 \(a malformed line; --lenient skips such lines and reports them\)$/)

@@ -19,11 +19,19 @@ export interface ReadJsonlOptions {
   /** Receives the message of each line a lenient read skipped. */
   readonly onWarning?: (warning: string) => void
   /**
-   * What a record is (`a Claude Code record object`): when given, a line that parses to anything but a JSON object
-   * (`42`, `[]`, `"x"`) is malformed as a line that does not parse is (failed naming `--lenient`, or skipped by it).
+   * What a record is: when given, a line that parses to anything but a JSON object (`42`, `[]`, `"x"`), or to an
+   * object `accepts` refuses, is malformed as a line that does not parse is (failed naming `--lenient`, or skipped).
    * @default undefined (any JSON value is a record)
    */
-  readonly record?: string
+  readonly record?: JsonlRecordShape
+}
+
+/** The records of a JSONL format: what the error says is expected, and (beyond being an object) their shape. */
+export interface JsonlRecordShape {
+  /** `a Claude Code record object`. */
+  readonly expected: string
+  /** @default every object */
+  readonly accepts?: (record: Readonly<Record<string, unknown>>) => boolean
 }
 
 /**
@@ -54,9 +62,10 @@ export async function* readJsonl(source: FormatSource, options: ReadJsonlOptions
       skipped++
       continue
     }
-    if (options.record !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    const shape = options.record
+    if (shape !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value) || (shape.accepts !== undefined && !shape.accepts(value as Record<string, unknown>)))) {
       const location = { file: source.name, line }
-      const detail = `expected ${options.record}, got ${describeJson(value)}`
+      const detail = `expected ${shape.expected}, got ${describeJson(value)}`
       if (!options.lenient) throw new InvalidInputError(`${detail} (a malformed line; --lenient skips such lines and reports them)`, location)
       options.onWarning?.(`${formatLocation(location)}${detail}: line skipped`)
       skipped++
@@ -69,10 +78,17 @@ export async function* readJsonl(source: FormatSource, options: ReadJsonlOptions
   if (records === 0 && skipped > 0) throw new InvalidInputError(`expected a JSONL log, got no readable record (${skipped} line${skipped === 1 ? '' : 's'} skipped)`, { file: source.name })
 }
 
-/** A JSON value as a message names it: `number 42`, `an array`, `null`, `string "x"` (short). */
+/**
+ * A JSON value as a message names it: `number 42`, `an array`, `null`, `string "x"`, `an object with keys uuid, foo`
+ * (short; an object by its first keys only, never serialized: it may nest thousands deep).
+ */
 function describeJson(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'object') {
+    const keys = Object.keys(value)
+    return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}`
+  }
   const json = JSON.stringify(value)
   return `${typeof value} ${json.length > 40 ? `${json.slice(0, 39)}…` : json}`
 }

@@ -56,7 +56,7 @@ async function* readAgentEvents(context: LogReadContext): AsyncGenerator<Message
   const group = new MessageGroup(context.keepSource)
   const file = context.source.name
   let turn = 0
-  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: 'an event object' })) {
+  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: { expected: 'an event object' } })) {
     const at: FieldLocation = { file, line }
     const record = expectObject(value, at, '/', 'an event object')
     const raw = expectObject(record['raw'], at, '/raw', 'the raw event object')

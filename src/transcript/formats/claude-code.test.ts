@@ -67,7 +67,7 @@ describe('claude-code native records', () => {
     await expect(read('bad.jsonl', '{"type":"assistant","uuid":"u1","message":{"content":[{"type":"tool_use","name":"Bash"}]}}\n')).rejects.toThrow(
       'bad.jsonl:1: /message/content/0/id: expected a string, got nothing (the field is missing)',
     )
-    await expect(read('bad.jsonl', '{"uuid":"u1"}\n')).rejects.toThrow('bad.jsonl:1: /type: expected a record type string')
+    await expect(read('bad.jsonl', '{"uuid":"u1"}\n')).rejects.toThrow('bad.jsonl:1: expected a Claude Code record object (a "type" string, or an Engram record with "role" and "content"), got an object with keys uuid (a malformed line; --lenient')
   })
 })
 
@@ -162,13 +162,13 @@ describe('claude-code: lines of no known shape', () => {
     // A black-box re-test: a valid JSON line of the wrong shape was fatal even with --lenient.
     const good = (uuid: string, text: string) => JSON.stringify({ type: 'user', uuid, parentUuid: null, isSidechain: false, message: { role: 'user', content: text } })
     const text = [good('u1', 'first'), '{"foo":1}', '42', good('u2', 'second')].join('\n') + '\n'
-    await expect(claudeCodeFormat.read(sourceFromString('s.jsonl', text))).rejects.toThrow(/^s\.jsonl:2: \/type: expected a record type string .*--lenient skips such lines/)
+    await expect(claudeCodeFormat.read(sourceFromString('s.jsonl', text))).rejects.toThrow(/^s\.jsonl:2: expected a Claude Code record object .*, got an object with keys foo \(a malformed line; --lenient skips such lines/)
     const transcript = await claudeCodeFormat.read(sourceFromString('s.jsonl', text), { lenient: true })
     expect(transcript.messages.map((message) => message.parts.map((part) => (part.type === 'text' ? part.text : part.type)).join())).toEqual(['first', 'second'])
-    expect(transcript.warnings).toEqual([expect.stringMatching(/^s\.jsonl:2: \/type: .*: line skipped$/), expect.stringMatching(/^s\.jsonl:3: expected a Claude Code record object, got number 42: line skipped$/)])
+    expect(transcript.warnings).toEqual([expect.stringMatching(/^s\.jsonl:2: expected a Claude Code record object .*: line skipped$/), expect.stringMatching(/^s\.jsonl:3: expected a Claude Code record object .*, got number 42: line skipped$/)])
     // An Engram log keeps its records under --lenient too; a file with no record of a known shape is no log.
     const engram = ['{"foo":1}', fixture('engram-session.jsonl').split('\n')[0]!].join('\n')
     expect((await claudeCodeFormat.read(sourceFromString('e.jsonl', engram), { lenient: true })).messages).toHaveLength(1)
-    await expect(claudeCodeFormat.read(sourceFromString('n.jsonl', '{"foo":1}\n{"type":7}\n'), { lenient: true })).rejects.toThrow(/^n\.jsonl: expected a Claude Code log, got no record of a known shape \(2 lines skipped\)$/)
+    await expect(claudeCodeFormat.read(sourceFromString('n.jsonl', '{"foo":1}\n{"type":7}\n'), { lenient: true })).rejects.toThrow(/^n\.jsonl: expected a JSONL log, got no readable record \(2 lines skipped\)$/)
   })
 })

@@ -22,7 +22,6 @@
  * - Records are read in file order; branches abandoned by an edit-and-resubmit stay in the transcript.
  * - `redacted_thinking` blocks have no readable text and are counted, not represented.
  */
-import { InvalidInputError } from '../../errors.js'
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role } from '../../spec/transcript.js'
 import { headRecords, readJsonl } from '../_jsonl.js'
@@ -31,7 +30,6 @@ import {
   checkedArguments,
   expectObject,
   fail,
-  typeName,
   type FieldLocation,
   type LogCompaction,
   type LogReadContext,
@@ -106,6 +104,15 @@ function isEngram(record: Record<string, unknown>): boolean {
   )
 }
 
+/**
+ * A Claude Code record: a native one (a `type` string) or an Engram one (`role`, no `type`). A line of neither shape is
+ * malformed (`--lenient` skips it; a log whose every line is skipped is no log: see `readJsonl`).
+ */
+const RECORD = {
+  expected: 'a Claude Code record object (a "type" string, or an Engram record with "role" and "content")',
+  accepts: (record: Readonly<Record<string, unknown>>) => typeof record['type'] === 'string' || (record['type'] === undefined && 'role' in record),
+} as const
+
 async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message> {
   const group = new MessageGroup(context.keepSource)
   const file = context.source.name
@@ -115,9 +122,6 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
   // compacted log may keep a range's sidechain records before its summary).
   let mainSidechain: boolean | undefined
   const undecided: Array<{ readonly record: Record<string, unknown>; readonly line: number }> = []
-  // Records with a type, and lines of no known shape a lenient read skipped: a log with none of the first is no log.
-  let typed = 0
-  let shapeless = 0
 
   function* handle(record: Record<string, unknown>, line: number): Generator<Message> {
     const at: FieldLocation = { file, line }
@@ -161,25 +165,14 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
     }
   }
 
-  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: 'a Claude Code record object' })) {
+  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: RECORD })) {
     const at: FieldLocation = { file, line }
-    const record = expectObject(value, at, '/', 'a Claude Code record object')
-    if (record['type'] === undefined && 'role' in record) {
-      typed++
+    const record = value as Record<string, unknown>
+    if (record['type'] === undefined) {
       yield* engramRecord(record, line, at, group, context)
       continue
     }
-    const type = record['type']
-    if (typeof type !== 'string') {
-      // A record of no known shape is a malformed line: `--lenient` skips it as it skips one that does not parse.
-      const detail = `expected a record type string (or an Engram record with "role" and "content"), got ${typeName(type)}`
-      const location = { file, line, field: '/type' }
-      if (!context.lenient) throw new InvalidInputError(`${detail} (a malformed line; --lenient skips such lines and reports them)`, location)
-      context.warnings.push(`${new InvalidInputError(detail, location).message}: line skipped`)
-      shapeless++
-      continue
-    }
-    typed++
+    const type = record['type'] as string
     if (mainSidechain === undefined) {
       if (type !== 'user' && type !== 'assistant') {
         undecided.push({ record, line })
@@ -194,7 +187,6 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
     }
     yield* handle(record, line)
   }
-  if (typed === 0 && shapeless > 0) throw new InvalidInputError(`expected a Claude Code log, got no record of a known shape (${shapeless} line${shapeless === 1 ? '' : 's'} skipped)`, { file })
   // Every message record was a sidechain's: the file is a subagent's own, read whole.
   if (undecided.length > 0) {
     mainSidechain ??= true

@@ -116,7 +116,7 @@ async function* readCodex(context: LogReadContext): AsyncGenerator<Message> {
   // While undecided, event-derived messages wait here (flagged) together with any message that followed them.
   let heldBack: Array<{ message: Message; event: boolean }> | undefined = []
   let records = 0
-  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: 'a rollout record object' })) {
+  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: { expected: 'a rollout record object' } })) {
     const at: FieldLocation = { file, line }
     const record = expectObject(value, at, '/', 'a rollout record object')
     const isFirst = records++ === 0

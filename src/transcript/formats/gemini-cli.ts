@@ -80,7 +80,7 @@ async function* readGeminiCli(context: LogReadContext): AsyncGenerator<Message> 
   const errors: unknown[] = []
   // Bumped at every boundary after which the model starts a new assistant message.
   let turn = 0
-  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: 'a stream-json event object' })) {
+  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: { expected: 'a stream-json event object' } })) {
     const at: FieldLocation = { file, line }
     const event = expectObject(value, at, '/', 'a stream-json event object')
     const type = stringField(event, 'type', at, '')
