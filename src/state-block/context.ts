@@ -149,7 +149,8 @@ function keptLinesByCall(items: readonly FloorItem[], messages: readonly Message
 /** Whether a heading says that lines of its command were left out. */
 export const leavesLinesOut = (head: string): boolean => / lines kept\)$/.test(head)
 
-function lineCount(text: string): number {
+/** Lines of a text (one more than its `\n`s). */
+export function lineCount(text: string): number {
   let count = 1
   for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count++
   return count

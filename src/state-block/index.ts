@@ -26,7 +26,7 @@
  */
 import type { FloorItem, ItemKind } from '../spec/estimator.js'
 import type { Message } from '../spec/transcript.js'
-import { clipWords, describeOrigins, groupHeads, leavesLinesOut, type ItemOrigin } from './context.js'
+import { clipWords, describeOrigins, groupHeads, leavesLinesOut, lineCount, type ItemOrigin } from './context.js'
 
 export { describeOrigins, groupHeads, type ItemOrigin } from './context.js'
 
@@ -134,11 +134,6 @@ const RESERVED_FIRST = new Set(['#', '-', '*', '<', '[', ' ', '\t'])
 /** Packed lines are wrapped at about this many UTF-16 units. */
 const PACKED_WIDTH = 100
 
-function lineCount(text: string): number {
-  let count = 1
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count++
-  return count
-}
 
 function hasWhitespace(text: string): boolean {
   for (let index = 0; index < text.length; index++) {
