@@ -1,13 +1,15 @@
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { BIN, REPO } from './_test-io.js'
 
-// Issue 11 ("Speed as the user meets it"): `check` and `plan` load the CLI bundled into one module
-// (scripts/bundle-cli.mjs), ~45 ms of every run. bin/floorguard.js must take the bundle only for those commands and only
-// while it is built from the compiled sources now in dist/ (newer than dist/cli/main.js), else run dist/cli/main.js.
+// Issue 11 ("Speed as the user meets it"): `check` and `plan` run the CLI bundled into one CommonJS script
+// (scripts/bundle-cli.mjs), compiled with V8's code cache when there is one. bin/floorguard.js must take the bundle only
+// for those commands and only while it is built from the compiled sources now in dist/ (newer than dist/cli/main.js),
+// else run dist/cli/main.js; and take the cache only while it is not older than the bundle, since V8 checks a cache
+// against the source's length, not its text.
 
 describe('bin/floorguard.js picks the entry', () => {
   // A stand-in installation: bin/floorguard.js as shipped, two entries that print which one ran.
@@ -17,17 +19,20 @@ describe('bin/floorguard.js picks the entry', () => {
   mkdirSync(join(root, 'dist', 'cli'), { recursive: true })
   copyFileSync(BIN, join(root, 'bin', 'floorguard.js'))
   const main = join(root, 'dist', 'cli', 'main.js')
-  const bundle = join(root, 'dist', 'cli', 'main.bundle.js')
+  const bundle = join(root, 'dist', 'cli', 'main.bundle.cjs')
+  const cache = `${bundle}.cache`
   writeFileSync(main, 'export function main() { process.stdout.write("modules") }\n')
   const ran = (args: string[], env: NodeJS.ProcessEnv = {}) => {
-    const run = spawnSync(process.execPath, [join(root, 'bin', 'floorguard.js'), ...args], { encoding: 'utf8', env: { ...process.env, FLOORGUARD_NO_BUNDLE: '', ...env }, timeout: 30_000 })
+    const run = spawnSync(process.execPath, [join(root, 'bin', 'floorguard.js'), ...args], { encoding: 'utf8', env: { ...process.env, FLOORGUARD_NO_BUNDLE: '', FLOORGUARD_TRAIN_CODE_CACHE: '', ...env }, timeout: 30_000 })
     expect(run.status, run.stderr).toBe(0)
     return run.stdout
   }
   const setAge = (file: string, seconds: number) => utimesSync(file, seconds, seconds)
+  const printing = (text: string) => `exports.main = function () { process.stdout.write(${JSON.stringify(text)}) }\n`
 
   it('takes a bundle newer than main.js for check and plan only', () => {
-    writeFileSync(bundle, 'export function main() { process.stdout.write("bundle") }\n')
+    rmSync(cache, { force: true })
+    writeFileSync(bundle, printing('bundle'))
     setAge(main, 1_000_000)
     setAge(bundle, 2_000_000)
     expect(ran(['check', 'x'])).toBe('bundle')
@@ -36,7 +41,8 @@ describe('bin/floorguard.js picks the entry', () => {
   })
 
   it('runs main.js when the bundle is older (a later tsc build), absent, or FLOORGUARD_NO_BUNDLE is set', () => {
-    writeFileSync(bundle, 'export function main() { process.stdout.write("bundle") }\n')
+    rmSync(cache, { force: true })
+    writeFileSync(bundle, printing('bundle'))
     setAge(main, 2_000_000)
     setAge(bundle, 1_000_000)
     expect(ran(['check', 'x'])).toBe('modules')
@@ -45,13 +51,41 @@ describe('bin/floorguard.js picks the entry', () => {
     rmSync(bundle)
     expect(ran(['plan'])).toBe('modules')
   })
+
+  // Two bundles of the same length, so V8 itself would take either's cache for the other: what runs shows whose
+  // bytecode was used.
+  it('compiles with a code cache not older than the bundle, and never with an older one', () => {
+    rmSync(cache, { force: true })
+    setAge(main, 1_000_000)
+    writeFileSync(bundle, printing('AAAA'))
+    setAge(bundle, 2_000_000)
+    expect(ran(['check', 'x'], { FLOORGUARD_TRAIN_CODE_CACHE: '1' })).toBe('AAAA')
+    expect(existsSync(cache)).toBe(true)
+    expect(readdirSync(join(root, 'dist', 'cli')).filter((name) => name.includes('.tmp'))).toEqual([])
+    writeFileSync(bundle, printing('BBBB'))
+    setAge(bundle, 3_000_000)
+    setAge(cache, 2_500_000)
+    expect(ran(['check', 'x'])).toBe('BBBB')
+    // The same cache dated after the new bundle is taken: V8 runs the old bundle's bytecode (what the date check prevents).
+    setAge(cache, 3_000_000)
+    expect(ran(['check', 'x'])).toBe('AAAA')
+  })
+
+  it('runs the bundle when the cache is not V8\'s (V8 rejects it and compiles the source)', () => {
+    writeFileSync(bundle, printing('bundle'))
+    writeFileSync(cache, Buffer.from('not a code cache, just bytes'.repeat(40)))
+    setAge(main, 1_000_000)
+    setAge(bundle, 2_000_000)
+    setAge(cache, 3_000_000)
+    expect(ran(['plan'])).toBe('bundle')
+  })
 })
 
 describe('the bundle built from dist/', () => {
   const built = join(REPO, 'dist', 'cli', 'main.js')
-  const bundled = join(REPO, 'dist', 'cli', 'main.bundle.js')
+  const bundled = join(REPO, 'dist', 'cli', 'main.bundle.cjs')
   const fresh = existsSync(bundled) && existsSync(built) && statSync(bundled).mtimeMs >= statSync(built).mtimeMs
-  if (!fresh) console.log('bundle.test: dist/cli/main.bundle.js is missing or older than dist/cli/main.js (run `npm run build`); skipping its comparison')
+  if (!fresh) console.log('bundle.test: dist/cli/main.bundle.cjs is missing or older than dist/cli/main.js (run `npm run build`); skipping its comparison')
   const example = join(REPO, 'examples', 'turn-412.openai.json')
 
   it.skipIf(!fresh).each([
@@ -69,17 +103,21 @@ describe('the bundle built from dist/', () => {
   })
 
   const ranks = join(REPO, 'dist', 'tokenize', 'o200k_base.ranks')
-  it.skipIf(!fresh || !existsSync(ranks))('loads two modules, bin and the bundle, and reads the rank table built ahead (gpt-tokenizer is not imported)', () => {
+  it.skipIf(!fresh || !existsSync(ranks))('loads one module, bin, runs the bundle, and reads the rank table built ahead (gpt-tokenizer is not loaded)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'floorguard-loads-'))
     try {
       const hooks = join(dir, 'hooks.mjs')
       writeFileSync(hooks, 'export async function load(url, context, next) { if (!url.startsWith("node:")) process._rawDebug(`LOAD ${url}`); return next(url, context) }\n')
       const register = join(dir, 'register.mjs')
       writeFileSync(register, `import { register } from 'node:module'\nregister(${JSON.stringify(new URL(`file://${hooks}`).href)})\n`)
-      const run = spawnSync(process.execPath, ['--import', register, BIN, 'check', example, '--json'], { encoding: 'utf8', env: { ...process.env, FLOORGUARD_NO_BUNDLE: '' }, timeout: 30_000 })
+      // CommonJS loads (the bundle's own require calls) go through Module._load.
+      const requires = join(dir, 'requires.cjs')
+      writeFileSync(requires, 'const M = require("node:module"); const load = M._load; M._load = function (request, ...rest) { if (!M.isBuiltin(request)) process._rawDebug(`REQUIRE ${request}`); return load.call(this, request, ...rest) }\n')
+      const run = spawnSync(process.execPath, ['--require', requires, '--import', register, BIN, 'check', example, '--json'], { encoding: 'utf8', env: { ...process.env, FLOORGUARD_NO_BUNDLE: '', FLOORGUARD_TRAIN_CODE_CACHE: '' }, timeout: 30_000 })
       expect(run.status, run.stderr).toBe(0)
-      const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOAD ')).map((line) => line.slice(5))
-      expect(loaded.map((url) => url.slice(url.lastIndexOf('/') + 1))).toEqual(['floorguard.js', 'main.bundle.js'])
+      expect(run.stdout).toContain('"floor"')
+      const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOAD ') || line.startsWith('REQUIRE ')).map((line) => line.slice(line.lastIndexOf('/') + 1))
+      expect(loaded).toEqual(['floorguard.js'])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -96,7 +96,7 @@ export function deserializeRankTable(bytes: Uint8Array, key: string): RankTable 
 
 /**
  * Where the built-ahead table of `encoding` lives: dist/tokenize/, next to this module, named through `../tokenize/`
- * so that the path holds from the CLI's bundle too (dist/cli/main.bundle.js, see scripts/bundle-cli.mjs).
+ * so that the path holds from the CLI's bundle too (dist/cli/main.bundle.cjs, see scripts/bundle-cli.mjs).
  */
 export function builtAheadFile(encoding: string): URL {
   return new URL(`../tokenize/${encoding}.ranks`, import.meta.url)
