@@ -85,11 +85,11 @@ describe('writeCompacted on a Claude Code session', () => {
     expect(transcript.messages.map((message) => message.role)).toEqual(['user', 'assistant'])
   })
 
-  it('writes a compact_boundary and an isCompactSummary record that a resume reaches from the last record', async () => {
+  it('writes a range that starts the log as Claude Code compacts: a compact_boundary, then an isCompactSummary record a resume reaches', async () => {
     // Issue 11: the summary record had parentUuid null and no session fields, and the first kept record still pointed
     // at a removed record, so the walk from the last record never reached the summary.
     const input = fixture('claude-code/native-session.jsonl')
-    const { transcript, output } = await compactLog(claudeCodeFormat, input, [{ range: [1, 3], text: 'Webhook fix so far: tolerance 300s.', replacedTokens: 812 }])
+    const { transcript, output } = await compactLog(claudeCodeFormat, input, [{ range: [0, 3], text: 'Webhook fix so far: tolerance 300s.', replacedTokens: 812 }])
     const before = rows(input.toString('utf8'))
     const after = rows(output.toString('utf8'))
     const boundary = after.find((record) => record.subtype === 'compact_boundary' && record.uuid !== 'u-0009')!
@@ -98,7 +98,7 @@ describe('writeCompacted on a Claude Code session', () => {
     expect(boundary).toMatchObject({
       type: 'system',
       parentUuid: null,
-      logicalParentUuid: 'u-0001',
+      logicalParentUuid: null,
       content: 'Conversation compacted',
       compactMetadata: { trigger: 'manual', preTokens: 812 },
       sessionId: session.sessionId,
@@ -110,43 +110,50 @@ describe('writeCompacted on a Claude Code session', () => {
     // Stamped with the last replaced record's instant, so the file stays in time order.
     const lastReplaced = before.find((record) => record.uuid === 'u-0007')!
     expect([boundary.timestamp, summary.timestamp]).toEqual([lastReplaced.timestamp, lastReplaced.timestamp])
-    // The walk from the last record goes through the kept records, the native compaction already in the log (its own
-    // root) — and so on every resume; here: it must never meet a missing parent.
-    const path = walkFromLast(after)
-    expect(path.filter((uuid) => uuid.startsWith('missing:'))).toEqual([])
+    expect(walkFromLast(after).filter((uuid) => uuid.startsWith('missing:'))).toEqual([])
     // The first kept record after the range (u-0008) pointed at a removed record; walking from it, as a resume from
     // there would, reaches the new summary and then its boundary, the root.
     const upToNew = walkFromLast(after.slice(0, after.findIndex((record) => record.uuid === 'u-0008') + 1))
     expect(upToNew).toEqual(['u-0008', summary.uuid, boundary.uuid])
-    expect(transcript.messages).toHaveLength(7)
     const again = await claudeCodeFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
-    expect(again.messages.map((message) => message.parts.map((part) => part.type).join('+'))).toEqual(['text', 'summary', 'text', 'summary', 'text+text', 'text+tool-call'])
-    expect(again.messages[1]!.parts[0]).toEqual({ type: 'summary', text: 'Webhook fix so far: tolerance 300s.', source: 'claude-code' })
+    expect(again.messages[0]!.parts[0]).toEqual({ type: 'summary', text: 'Webhook fix so far: tolerance 300s.', source: 'claude-code' })
+    expect(again.messages).toHaveLength(transcript.messages.length - 3 + 1)
   })
 
-  it('gives a split one root per boundary, every parent resolvable, and the last record reaches the last summary', async () => {
+  it('chains a range after kept records under them, with no boundary: a resume keeps what came before the range', async () => {
+    // A black-box re-test: every range got a boundary (a new root), so a resume, which reloads only what follows the
+    // last boundary, lost the records kept before a range in the middle of the log.
+    const input = fixture('claude-code/native-session.jsonl')
+    const { transcript, output } = await compactLog(claudeCodeFormat, input, [{ range: [1, 3], text: 'Webhook fix so far: tolerance 300s.' }])
+    const after = rows(output.toString('utf8'))
+    expect(after.filter((record) => record.subtype === 'compact_boundary').map((record) => record.uuid)).toEqual(['u-0009'])
+    const summary = after.find((record) => record.isCompactSummary === true && (record.message as Row).content === 'Webhook fix so far: tolerance 300s.')!
+    expect(summary).toMatchObject({ type: 'user', parentUuid: 'u-0001', sessionId: rows(input.toString('utf8')).find((record) => record.uuid === 'u-0004')!.sessionId })
+    const upToNew = walkFromLast(after.slice(0, after.findIndex((record) => record.uuid === 'u-0008') + 1))
+    expect(upToNew).toEqual(['u-0008', summary.uuid, 'u-0001'])
+    const again = await claudeCodeFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
+    expect(again.messages.map((message) => message.parts.map((part) => part.type).join('+'))).toEqual(['text', 'summary', 'text', 'summary', 'text+text', 'text+tool-call'])
+    expect(transcript.messages).toHaveLength(7)
+  })
+
+  it('gives a split one root: a resume from the record kept after the parts reaches every part\'s summary', async () => {
+    // A black-box re-test: each part got its own boundary, so only the last part's summary was reloaded on resume.
     const input = fixture('claude-code/native-session.jsonl')
     const { output } = await compactLog(claudeCodeFormat, input, [
       { range: [0, 2], text: 'First part.' },
-      { range: [5, 7], text: 'Second part.' },
+      { range: [2, 3], text: 'Second part.' },
     ])
     const after = rows(output.toString('utf8'))
-    const main = after.filter((record) => typeof record.uuid === 'string' && record.isSidechain !== true)
     const known = new Set(after.map((record) => record.uuid))
     for (const record of after) if (typeof record.parentUuid === 'string') expect(known.has(record.parentUuid), `parent of ${String(record.uuid)}`).toBe(true)
-    const roots = main.filter((record) => record.parentUuid === null)
+    const main = after.filter((record) => typeof record.uuid === 'string' && record.isSidechain !== true)
     const boundaries = main.filter((record) => record.subtype === 'compact_boundary')
-    expect(roots).toEqual(boundaries)
-    expect(boundaries).toHaveLength(3)
-    const path = walkFromLast(after)
-    const second = after.find((record) => record.isCompactSummary === true && (record.message as Row).content === 'Second part.')!
-    expect(path.slice(-2)).toEqual([second.uuid, second.parentUuid])
-    // The first range started the log: its boundary follows nothing.
-    expect(boundaries[0]).toMatchObject({ logicalParentUuid: null })
-    // Each later boundary points at the record it follows in the written log.
-    const secondBoundary = after.find((record) => record.uuid === second.parentUuid)!
-    const previous = after.slice(0, after.indexOf(secondBoundary)).reverse().find((record) => typeof record.uuid === 'string' && record.isSidechain !== true)!
-    expect(secondBoundary.logicalParentUuid).toBe(previous.uuid)
+    expect(main.filter((record) => record.parentUuid === null)).toEqual(boundaries)
+    // Ours, then the compaction already in the log.
+    expect(boundaries.map((record) => record.uuid === 'u-0009')).toEqual([false, true])
+    const summaryOf = (text: string) => after.find((record) => record.isCompactSummary === true && (record.message as Row).content === text)!.uuid
+    const upToKept = walkFromLast(after.slice(0, after.findIndex((record) => record.uuid === 'u-0008') + 1))
+    expect(upToKept).toEqual(['u-0008', summaryOf('Second part.'), summaryOf('First part.'), boundaries[0]!.uuid])
   })
 
   it('keeps every line outside the ranges byte for byte (invalid UTF-8 too), relinking only parent ids', async () => {

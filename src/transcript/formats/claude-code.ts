@@ -382,14 +382,17 @@ function isChained(record: Record<string, unknown>): boolean {
 }
 
 /**
- * Writes a compacted range of a native session as Claude Code does when it compacts: a `compact_boundary` system
- * record that starts a new chain (`parentUuid: null`, `logicalParentUuid` the record it follows in the file, which is
- * what Claude Code's own boundary points at; null when the range starts the log), then the summary as a user record
- * flagged `isCompactSummary` whose `parentUuid` is the boundary. The session fields (`sessionId`, `cwd`, `version`,
- * `gitBranch`, …) are copied from the nearest record of the session, the timestamp from the last replaced record
- * (a loader that takes the newest record as the leaf must not pick the summary). Kept records that pointed at a replaced record
- * point at the summary, so walking `parentUuid` from the last record (how a resume rebuilds the conversation)
- * reaches the summary and then the boundary: one root per compaction, as in Claude Code's own logs. An Engram log
+ * Writes a compacted range of a native session so that a resume, which rebuilds the conversation by walking
+ * `parentUuid` up from the last record, reaches every summary of the write. A range with no main-thread record before
+ * it in the written log is written as Claude Code writes its own compaction: a `compact_boundary` system record that
+ * starts the chain (`parentUuid: null`, `logicalParentUuid` the record it follows in the file, null when the range starts
+ * the log), then the summary as a user record flagged `isCompactSummary` whose `parentUuid` is the boundary. A range
+ * after main-thread records (the second part of a split, a range in the middle of the log) gets the summary record
+ * alone, its `parentUuid` the nearest main-thread record before it: a boundary there would end the chain, and a resume
+ * would lose the earlier summaries and the records kept before the range (Claude Code reloads only what follows the
+ * last boundary). The session fields (`sessionId`, `cwd`, `version`, `gitBranch`, …) are copied from the nearest
+ * record of the session, the timestamp from the last replaced record (a loader that takes the newest record as the
+ * leaf must not pick the summary). Kept records that pointed at a replaced record point at the summary. An Engram log
  * (records without uuids) gets one Engram record holding the summary (see `engramSummary`).
  */
 export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}): LogCompaction {
@@ -409,27 +412,30 @@ export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}
       const session: Record<string, unknown> = {}
       for (const key of SESSION_FIELDS) if (neighbour[key] !== undefined) session[key] = neighbour[key]
       const previous = context.before(isChained)
+      const parent = context.before((record) => isChained(record) && record['isSidechain'] !== true)
       // The replaced records' last instant, not the clock: a loader that takes the newest record for the leaf must
       // not pick the summary over the records kept after it.
       const stamped = [...removed].reverse().find((record) => typeof record['timestamp'] === 'string')
       const timestamp = typeof stamped?.['timestamp'] === 'string' ? stamped['timestamp'] : now().toISOString()
-      const boundaryUuid = randomId()
+      const boundaryUuid = parent ? undefined : randomId()
       const summaryUuid = randomId()
-      const boundary = {
-        parentUuid: null,
-        logicalParentUuid: previous ? previous['uuid'] : null,
-        ...session,
-        type: 'system',
-        subtype: 'compact_boundary',
-        content: 'Conversation compacted',
-        isMeta: false,
-        timestamp,
-        uuid: boundaryUuid,
-        level: 'info',
-        compactMetadata: { trigger: 'manual', ...(context.replacedTokens === undefined ? {} : { preTokens: context.replacedTokens }) },
-      }
+      const boundary = boundaryUuid === undefined
+        ? undefined
+        : {
+            parentUuid: null,
+            logicalParentUuid: previous ? previous['uuid'] : null,
+            ...session,
+            type: 'system',
+            subtype: 'compact_boundary',
+            content: 'Conversation compacted',
+            isMeta: false,
+            timestamp,
+            uuid: boundaryUuid,
+            level: 'info',
+            compactMetadata: { trigger: 'manual', ...(context.replacedTokens === undefined ? {} : { preTokens: context.replacedTokens }) },
+          }
       const record = {
-        parentUuid: boundaryUuid,
+        parentUuid: boundaryUuid ?? parent!['uuid'],
         ...session,
         type: 'user',
         message: { role: 'user', content: context.text },
@@ -440,7 +446,7 @@ export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}
       }
       const relink = new Map<string, string>()
       for (const record of removed) if (typeof record['uuid'] === 'string') relink.set(record['uuid'], summaryUuid)
-      return { lines: `${JSON.stringify(boundary)}\n${JSON.stringify(record)}\n`, relink }
+      return { lines: `${boundary ? `${JSON.stringify(boundary)}\n` : ''}${JSON.stringify(record)}\n`, relink }
     },
     relink(line, relink) {
       // Claude Code writes `parentUuid` first: read it in place, and parse only a line that needs relinking.
