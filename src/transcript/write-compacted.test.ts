@@ -217,6 +217,33 @@ describe('writeCompacted on other logs', () => {
     expect(again.envelope).toMatchObject({ sessions: ((transcript.envelope as Row).sessions as unknown[]).map(() => expect.anything()) })
   })
 
+  it('compacts a whole Codex rollout as Codex does (compacted + context_compacted): its message events do not come back as messages', async () => {
+    // A black-box re-test: with no message item left, the reader fell back on the events that copy the messages (kept
+    // in the range as records that are no messages), so the copy read back longer than the input.
+    const input = Buffer.from(fixture('codex/rollout.jsonl').toString('utf8').split('\n').slice(0, 15).join('\n') + '\n')
+    const transcript = await codexFormat.read(sourceFromString('rollout.jsonl', input.toString('utf8')))
+    expect(transcript.messages.length).toBeGreaterThan(3)
+    const summaries = [{ range: [0, transcript.messages.length] as const, text: 'Rounding: ROUND_HALF_EVEN in src/totals.py.' }]
+    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries, now: clock })
+    const types = rows(output.toString('utf8')).map((record) => `${String(record.type)}:${String((record.payload as Row).type ?? '')}`)
+    expect(types.slice(-2)).toEqual(['compacted:', 'event_msg:context_compacted'])
+    const again = await codexFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
+    expect(again.messages.map((message) => message.parts.map((part) => part.type).join('+'))).toEqual(['summary'])
+  })
+
+  it('keeps reading the message events of an older rollout (events only) after a compacted range', async () => {
+    const input = fixture('codex/legacy-events.jsonl')
+    const transcript = await codexFormat.read(sourceFromString('rollout.jsonl', input.toString('utf8')))
+    expect(transcript.messages.length).toBe(2)
+    const summaries = [{ range: [0, 1] as const, text: 'Rename FOO_LIMIT.' }]
+    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries, now: clock })
+    expect(output.toString('utf8')).not.toContain('context_compacted')
+    const again = await codexFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
+    const content = (messages: readonly Message[]) => messages.map(({ role, parts }) => ({ role, parts }))
+    expect(again.messages).toHaveLength(2)
+    expect(content(again.messages.slice(1))).toEqual(content(transcript.messages.slice(1)))
+  })
+
   it('compacts an older Codex rollout (bare items): its session object and state markers stay, the summary reads back', async () => {
     const input = fixture('codex/legacy-bare.jsonl')
     const transcript = await codexFormat.read(sourceFromString('rollout.jsonl', input.toString('utf8')))

@@ -4,6 +4,7 @@ import type { TranscriptFormatV1 } from '../spec/format.js'
 import type { Message, Transcript } from '../spec/transcript.js'
 import { arrayItemSpans } from './_json-items.js'
 import { createClaudeCodeCompaction } from './formats/claude-code.js'
+import { createCodexCompaction } from './formats/codex.js'
 import type { LogCompaction, LogRangeContext } from './formats/_log.js'
 import { appendMessages, writeTranscript } from './read.js'
 import { getFormat } from './registry.js'
@@ -47,8 +48,9 @@ export interface WriteCompactedOptions {
 }
 
 /** Log formats that write more than their `append` records where a range was. */
-const LOG_COMPACTIONS: Readonly<Record<string, (options: { now?: () => Date; randomId?: () => string }) => LogCompaction>> = {
+const LOG_COMPACTIONS: Readonly<Record<string, (options: { now?: () => Date; randomId?: () => string }, transcript: Transcript) => LogCompaction>> = {
   'claude-code': createClaudeCodeCompaction,
+  codex: (options, transcript) => createCodexCompaction(transcript, options),
 }
 
 /**
@@ -73,7 +75,7 @@ export function writeCompacted(options: WriteCompactedOptions): Buffer {
   }
   const factory = LOG_COMPACTIONS[format.name]
   const compaction: LogCompaction = factory
-    ? factory({ ...(options.now ? { now: options.now } : {}), ...(options.randomId ? { randomId: options.randomId } : {}) })
+    ? factory({ ...(options.now ? { now: options.now } : {}), ...(options.randomId ? { randomId: options.randomId } : {}) }, options.transcript)
     : { replace: ({ text }) => ({ lines: appendMessages({ format: format.name, messages: [summaryMessage(text)] }) }) }
   const { tokenizer, transcript } = options
   const summaries = options.summaries.map((summary) =>

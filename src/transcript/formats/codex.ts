@@ -11,7 +11,9 @@
  *   Consecutive assistant-side items form one assistant message, consecutive outputs one `tool` message.
  * - `event_msg` `user_message` / `agent_message` duplicate the response items. They are used only when a
  *   rollout has no message response items (older logs): until the first `response_item` appears they are
- *   held back (at most {@link EVENT_FALLBACK_LIMIT}), then dropped; a log that never has one gets them.
+ *   held back (at most {@link EVENT_FALLBACK_LIMIT}), then dropped; a log that never has one gets them. An
+ *   `event_msg` `context_compacted` (Codex writes it after a `compacted` record, and so does compact in a rollout of
+ *   message items) counts as such an item: the events around it are copies.
  *   Every other `event_msg` (token counts, task start/end, exec begin/end…) is counted in `envelope.skipped`.
  * - `compacted` `{message, replacement_history?}` → a user message with a `summary` part (source `codex`);
  *   the replacement history stays in the record (`source`), since it repeats earlier user messages.
@@ -23,13 +25,15 @@
  *   `compacted` record for its summary.
  */
 import type { TranscriptFormatV1 } from '../../spec/format.js'
-import type { Message, Part, Role } from '../../spec/transcript.js'
+import type { Message, Part, Role, Transcript } from '../../spec/transcript.js'
+import { isRecord } from '../_json-prefix.js'
 import { headRecords, readJsonl } from '../_jsonl.js'
 import {
   checkedArguments,
   expectObject,
   fail,
   type FieldLocation,
+  type LogCompaction,
   type LogReadContext,
   logReaders,
   MessageGroup,
@@ -159,6 +163,7 @@ async function* readCodex(context: LogReadContext): AsyncGenerator<Message> {
             provenance: { line },
             ...(context.keepSource ? { source: [record] } : {}),
           }
+          context.envelope['eventMessages'] = true
           const previous = group.flush()
           if (heldBack !== undefined) {
             if (previous) heldBack.push({ message: previous, event: false })
@@ -172,7 +177,16 @@ async function* readCodex(context: LogReadContext): AsyncGenerator<Message> {
             if (previous) yield previous
             yield message
           }
-        } else skip(context, `event_msg:${kind}`)
+        } else {
+          // Codex writes this event after a `compacted` record in rollouts of response items, and so does compact:
+          // the message events around it are copies of the items the summary replaced, never messages.
+          if (kind === 'context_compacted' && !sawResponseMessages) {
+            sawResponseMessages = true
+            if (heldBack !== undefined) for (const held of heldBack) if (!held.event) yield held.message
+            heldBack = undefined
+          }
+          skip(context, `event_msg:${kind}`)
+        }
         break
       }
       case 'compacted': {
@@ -336,6 +350,25 @@ function appendRecords(messages: readonly Message[], options: Required<CodexForm
     }
   }
   return out
+}
+
+/**
+ * Writes a compacted range of a rollout as Codex does when it compacts: a `compacted` record holding the summary, then
+ * an `event_msg` `context_compacted`, unless the transcript was read from the rollout's message events (an older
+ * rollout with no message items): there the message events are the messages, and the event would hide those after
+ * the range. Without it, a rollout compacted whole (no message item left) was read back from the copies of the
+ * replaced messages that Codex logs as events, kept in the range as records that are no messages.
+ */
+export function createCodexCompaction(transcript: Transcript, options: CodexFormatOptions = {}): LogCompaction {
+  const resolved = { now: options.now ?? (() => new Date()) }
+  const fromEvents = isRecord(transcript.envelope) && transcript.envelope['eventMessages'] === true
+  return {
+    replace({ text }) {
+      const summary = appendRecords([{ role: 'user', parts: [{ type: 'summary', text, source: 'floorguard' }] }], resolved)
+      if (fromEvents) return { lines: summary }
+      return { lines: `${summary}${JSON.stringify({ timestamp: resolved.now().toISOString(), type: 'event_msg', payload: { type: 'context_compacted' } })}\n` }
+    },
+  }
 }
 
 /** Creates the Codex rollout format with the given clock for appended records. */
