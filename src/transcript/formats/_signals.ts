@@ -63,6 +63,7 @@ function partFamilies(part: Record<string, unknown>, isCut: IsCut): readonly Mes
     case 'server_tool_use':
     case 'mcp_tool_use':
     case 'mcp_tool_result':
+    case 'compaction':
       return ['anthropic']
     case 'tool-call':
     case 'tool-result':

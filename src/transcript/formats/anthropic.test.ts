@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Message, Transcript } from '../../spec/transcript.js'
 import { testTranscriptFormat } from '../../test-utils/transcript-format.js'
 import { sourceFromString } from '../source.js'
+import { scoreFormats } from '../registry.js'
 import { anthropicFormat } from './anthropic.js'
 
 const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/anthropic/${name}`, import.meta.url), 'utf8')
@@ -55,6 +56,28 @@ describe('anthropic format', () => {
     ])
     const transcript = await read(text)
     expect(transcript.messages[0]!.parts[1]).toMatchObject({ isError: true, content: '{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}' })
+  })
+
+  it('reads a server-side compaction block as the summary it is, and detects the request by it', async () => {
+    // A black-box re-test: a real request holding the API's `compaction` block was refused by every format.
+    const request = {
+      model: 'claude-sonnet-4-5',
+      context_management: { edits: [{ type: 'compact_20260112' }] },
+      messages: [
+        { role: 'user', content: 'The quick brown fox. Now say hello.' },
+        { role: 'assistant', content: [{ type: 'compaction', content: 'The user asked for a greeting after filler text.' }, { type: 'text', text: 'Hello!' }] },
+        { role: 'user', content: 'Again.' },
+      ],
+    }
+    const text = JSON.stringify(request)
+    expect(scoreFormats(text)[0]).toMatchObject({ name: 'anthropic' })
+    const transcript = await read(text)
+    expect(transcript.messages[1]!.parts).toEqual([
+      { type: 'summary', text: 'The user asked for a greeting after filler text.', source: 'anthropic' },
+      { type: 'text', text: 'Hello!' },
+    ])
+    const none = await read(JSON.stringify({ messages: [{ role: 'assistant', content: [{ type: 'compaction', content: null }] }] }))
+    expect(none.messages[0]!.parts).toEqual([{ type: 'summary', text: '[compaction]', source: 'anthropic' }])
   })
 
   it('names the field on bad input', async () => {

@@ -27,7 +27,7 @@ import {
 import { messageArrayScores } from './_signals.js'
 
 const BLOCK_TYPES =
-  'text, image, document, search_result, tool_use, server_tool_use, mcp_tool_use, tool_result, mcp_tool_result, *_tool_result, thinking or redacted_thinking'
+  'text, image, document, search_result, tool_use, server_tool_use, mcp_tool_use, tool_result, mcp_tool_result, *_tool_result, thinking, redacted_thinking or compaction'
 
 /**
  * Text of a tool result's content: a string, or blocks joined with '\n' — `text` as is, `image` → `[image]`,
@@ -83,6 +83,9 @@ function blockParts(context: DocumentContext, content: unknown, pointer: string)
         return { type: 'reasoning', text: expectString(context, block.thinking, pointerTo(at, 'thinking')) }
       case 'redacted_thinking':
         return { type: 'reasoning', text: placeholder('redacted thinking') }
+      case 'compaction':
+        // The API's server-side compaction: its summary stands for the turns before it (null when none was made).
+        return { type: 'summary', text: block.content === null ? placeholder('compaction') : expectString(context, block.content, pointerTo(at, 'content')), source: 'anthropic' }
       case 'tool_use':
       case 'server_tool_use':
       case 'mcp_tool_use':
@@ -213,7 +216,8 @@ function write(transcript: Transcript): string {
  * Anthropic Messages API: `{ system?, messages }` (other keys kept for writing) or a bare messages array.
  *
  * The top-level `system` (string or text blocks) reads as a first system message. Blocks: `text`; `thinking`
- * → reasoning (`redacted_thinking` → `[redacted thinking]`); `tool_use` / `server_tool_use` / `mcp_tool_use`
+ * → reasoning (`redacted_thinking` → `[redacted thinking]`); `compaction` (server-side compaction) → a summary part
+ * (source `anthropic`); `tool_use` / `server_tool_use` / `mcp_tool_use`
  * → tool calls; `tool_result`, `mcp_tool_result` and every server `*_tool_result` → tool results (`is_error`,
  * or an `*_error` content object, sets isError; content blocks joined with '\n', `image` → `[image]`,
  * `document` → `[document: title]`, `search_result` → `[search result: title]`, web search hits → title and
