@@ -72,6 +72,15 @@ describe('openai format', () => {
     await expect(read('{"model":"x"}')).rejects.toThrow('chat.json: /: expected an array of Chat Completions messages')
   })
 
+  it('refuses a message without content (another API\'s message) instead of reading it as empty', async () => {
+    // A black-box re-test: Gemini-style `{role: "user", parts: [...]}` messages read as 0 tokens, with exit 0.
+    await expect(read('[{"role":"user","parts":[{"text":"Fix the parser."}]}]')).rejects.toThrow('chat.json: /0/content: expected a string or an array of content parts, got undefined')
+    await expect(read('[{"role":"user","content":"hi"},{"role":"assistant"}]')).rejects.toThrow('/1/content: expected a string or an array of content parts (or `tool_calls`), got undefined')
+    // What the API allows stays: an assistant turn of tool calls alone, a null content, a refusal.
+    const calls = await read('[{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"ls","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"a.txt"},{"role":"assistant","content":null,"refusal":"No."},{"role":"user","content":null}]')
+    expect(calls.messages.map((message) => message.parts.map((part) => part.type).join('+'))).toEqual(['tool-call', 'tool-result', 'text', 'text'])
+  })
+
   it('reports a syntax error with line and column', async () => {
     await expect(read('[\n  {"role": "user",\n   "content": "hi"\n  ,}\n]')).rejects.toThrow(/^chat\.json:4:4: expected/)
   })

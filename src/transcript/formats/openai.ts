@@ -96,6 +96,8 @@ function normalizeRecord(context: DocumentContext, raw: unknown, pointer: string
     case 'developer':
     case 'user':
       normalizedRole = role === 'user' ? 'user' : 'system'
+      // Required by the API: a message without it (another API's message, `parts` say) must not read as empty.
+      if (record.content === undefined) fail(context, at('content'), 'a string or an array of content parts', undefined)
       parts.push(...contentParts(context, record.content, at('content')))
       break
     case 'assistant': {
@@ -130,6 +132,9 @@ function normalizeRecord(context: DocumentContext, raw: unknown, pointer: string
             arguments: parseArguments(context, fn.arguments ?? '{}', pointerTo(fnAt, 'arguments')),
           })
         })
+      }
+      if (record.content === undefined && record.tool_calls == null && record.function_call == null && record.refusal == null && parts.length === 0) {
+        fail(context, at('content'), 'a string or an array of content parts (or `tool_calls`)', undefined)
       }
       if (record.function_call !== undefined && record.function_call !== null) {
         const fn = expectRecord(context, record.function_call, at('function_call'), 'a function_call object {name, arguments}')
