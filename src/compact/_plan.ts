@@ -15,7 +15,13 @@ export interface PlannedPart {
 
 /** What the orchestrator needs from a plan. */
 export type PlannedCompaction =
-  | { readonly kind: 'compact' | 'split'; readonly floor: FloorSummary; readonly parts: readonly PlannedPart[] }
+  | {
+      readonly kind: 'compact' | 'split'
+      readonly floor: FloorSummary
+      readonly parts: readonly PlannedPart[]
+      /** What the parts' slots may add up to (a split's summary budget; a compaction's one slot). */
+      readonly budget: number
+    }
   | { readonly kind: 'refuse'; readonly floor: FloorSummary; readonly reason: string; readonly refusal: Refusal }
 
 /** Runs the planner (default `planCompaction`) and flattens its plan into parts. */
@@ -23,9 +29,9 @@ export function planParts(planner: CompactionPlanner | undefined, segment: PlanS
   const plan = (planner ?? planCompaction)(segment, options)
   switch (plan.kind) {
     case 'compact':
-      return { kind: 'compact', floor: plan.floor, parts: [{ start: plan.range[0], end: plan.range[1], slot: plan.slot, items: plan.items }] }
+      return { kind: 'compact', floor: plan.floor, budget: plan.slot, parts: [{ start: plan.range[0], end: plan.range[1], slot: plan.slot, items: plan.items }] }
     case 'split':
-      return { kind: 'split', floor: plan.floor, parts: plan.parts.map((part) => ({ start: part.range[0], end: part.range[1], slot: part.slot, items: part.items })) }
+      return { kind: 'split', floor: plan.floor, budget: plan.budget, parts: plan.parts.map((part) => ({ start: part.range[0], end: part.range[1], slot: part.slot, items: part.items })) }
     case 'refuse':
       return { kind: 'refuse', floor: plan.floor, reason: describeRefusal(plan), refusal: plan }
   }

@@ -105,6 +105,67 @@ describe('compactTranscript with the ledger', () => {
   })
 })
 
+describe('compactTranscript: parts whose summarizer needs more than their floor', () => {
+  // A black-box re-test on a real 4 MB log: a split gave a part its floor (100 tokens) as its slot, the ledger's state
+  // block for it needed 106, and the whole compaction was refused though the budget had room.
+  const transcript = turn412()
+  const slot = roomy
+  /** The fixture planner's split at message 4, with part slots `small` and a summary budget `budget`. */
+  const tightPlanner = (small: number, budget: number) => (segment: Parameters<ReturnType<typeof fixturePlanner>>[0], options: Parameters<ReturnType<typeof fixturePlanner>>[1]) => {
+    const plan = fixturePlanner({ cutAt: 4 })(segment, options)
+    if (plan.kind !== 'split') throw new Error('expected the fixture planner to split')
+    return { ...plan, budget, parts: plan.parts.map((part) => ({ ...part, slot: small })) }
+  }
+  const itemsText = (request: SummarizeRequest) => request.groups.flatMap((group) => group.items.map((item) => item.text)).join('\n')
+  /** Answers the items, but only in a slot of at least `need` tokens (as the ledger fails when its block does not fit). */
+  const needing = (need: number) => createMockSummarizer({ respond: (request) => (request.slot < need ? { kind: 'failure', reason: `needs ${need}`, retryable: false } : itemsText(request)) })
+
+  it('gives the part more room within the configured slot and the budget, and says so', async () => {
+    const parts = [tokensOf(transcript.messages, 1, 4), tokensOf(transcript.messages, 4, 7)]
+    const need = Math.max(...parts.map((tokens) => Math.ceil(tokens / 3)))
+    const small = Math.max(1, Math.floor(need / 2) + 1)
+    expect(small * 2).toBeGreaterThanOrEqual(need)
+    const result = await compactTranscript(transcript, { ...base, slot, range: { start: 1, end: 7 }, planner: tightPlanner(small, 2 * slot), summarizer: needing(need) })
+    expect(result.refusal).toBeNull()
+    expect(result.summaries.map((summary) => summary.slot)).toEqual([small * 2, small * 2])
+    for (const summary of result.summaries) expect(summary.tokens).toBeLessThanOrEqual(Math.min(summary.slot, slot))
+    expect(result.verification.parts.map((part) => part.warnings?.find((warning) => warning.startsWith('slot raised from')))).toEqual([
+      `slot raised from ${small} to ${small * 2} tokens within the budget: at ${small}, needs ${need}`,
+      `slot raised from ${small} to ${small * 2} tokens within the budget: at ${small}, needs ${need}`,
+    ])
+    expectVerified(result, transcript.messages)
+  })
+
+  it('never past the budget: with no tokens left it refuses, with the summarizer\'s reason', async () => {
+    const result = await compactTranscript(transcript, { ...base, slot, range: { start: 1, end: 7 }, planner: tightPlanner(20, 40), summarizer: needing(30) })
+    expect(result.kind).toBe('refused')
+    expect(result.refusal).toMatchObject({ code: 'summarizer', range: [1, 4] })
+    expect(result.refusal?.reason).toContain('needs 30')
+  })
+
+  it('keeps as it is a part whose verified summary would not cost less than its messages, and summarizes the others', async () => {
+    const second = tokensOf(transcript.messages, 4, 7)
+    /** The items, padded until they cost more than `tokens`. */
+    const padded = (request: SummarizeRequest, tokens: number) => {
+      let text = `${itemsText(request)}\n`
+      while (tokenizer.count(text) <= tokens) text += ' more words here'
+      return text
+    }
+    // Part 4:7's answer pads its items past what the part's messages cost (its slot allows it).
+    const padding = createMockSummarizer({ respond: (request) => (request.offset === 4 ? padded(request, second) : itemsText(request)) })
+    const result = await compactTranscript(transcript, { ...base, slot, range: { start: 1, end: 7 }, planner: tightPlanner(slot, 2 * slot), summarizer: padding })
+    expect(result.refusal).toBeNull()
+    expect(result.kind).toBe('compacted')
+    expect(result.summaries.map((summary) => summary.range)).toEqual([[1, 4]])
+    expect(result.transcript!.messages.slice(2)).toEqual(transcript.messages.slice(4))
+    expect(result.verification.parts[1]!.warnings?.some((warning) => warning.startsWith('kept as it is: the verified summary of messages 4:7'))).toBe(true)
+    // Every part without gain: a refusal, the input untouched.
+    const always = createMockSummarizer({ respond: (request) => padded(request, tokensOf(transcript.messages, request.offset, request.offset + request.messages.length)) })
+    const none = await compactTranscript(transcript, { ...base, slot, range: { start: 1, end: 7 }, planner: tightPlanner(slot, 2 * slot), summarizer: always })
+    expect(none).toMatchObject({ kind: 'refused', refusal: { code: 'no-gain' } })
+  })
+})
+
 describe('compactTranscript with the real planner', () => {
   const real = { ...base, planner: undefined }
 

@@ -277,16 +277,25 @@ export async function compactTranscript(transcript: Transcript, options: Compact
 
   const summaries: CompactSummary[] = []
   const reports: PartVerification[] = []
+  const partContext: PartContext = { summarizer, tokenizer: verifyTokenizer, attempts, extract, sleep, backoffMs: options.backoffMs ?? 250, maxCompressionRatio }
+  // A split gives each part its floor, rounded up: a summarizer whose own markup needs more (the ledger's state block
+  // for a handful of items) gets what the configured slot and the budget's unspent tokens still allow.
+  let unspent = planned.budget - planned.parts.reduce((sum, part) => sum + part.slot, 0)
   for (const part of planned.parts) {
-    const outcome = await summarizePart(transcript.messages.slice(part.start, part.end), part, {
-      summarizer,
-      tokenizer: verifyTokenizer,
-      attempts,
-      extract,
-      sleep,
-      backoffMs: options.backoffMs ?? 250,
-      maxCompressionRatio,
-    })
+    const messages = transcript.messages.slice(part.start, part.end)
+    let outcome = await summarizePart(messages, part, partContext)
+    // Twice the slot first, then all that is left: two more tries at most, since each may be model calls.
+    const cap = Math.min(slot, part.slot + unspent)
+    for (const larger of cap > part.slot ? [...new Set([Math.min(part.slot * 2, cap), cap])] : []) {
+      if (outcome.summary) break
+      const again = await summarizePart(messages, { ...part, slot: larger }, partContext)
+      if (!again.summary) continue
+      unspent -= larger - part.slot
+      const note = `slot raised from ${part.slot} to ${larger} tokens within the budget: at ${part.slot}, ${outcome.report.attempts.at(-1)?.problems.join('; ') || 'no verified summary'}`
+      // The attempts at the planned slot stay in the report (a runtime reports each as a verify error).
+      const before = outcome.report.attempts.map((attempt) => ({ ...attempt, problems: attempt.problems.map((problem) => `at slot ${part.slot}: ${problem}`) }))
+      outcome = { summary: again.summary, report: { ...again.report, attempts: [...before, ...again.report.attempts], warnings: [...(again.report.warnings ?? []), note] } }
+    }
     reports.push(outcome.report)
     if (!outcome.summary) {
       const last = outcome.report.attempts.at(-1)
@@ -305,19 +314,22 @@ export async function compactTranscript(transcript: Transcript, options: Compact
     // the range with an approximate one, and a summarizer may fill its slot), as its format writes it (framed).
     const written = writtenTokens(outcome.summary, transcript.format, verifyTokenizer)
     if (written >= outcome.summary.replacedTokens) {
-      return refuse(
-        floor,
-        {
-          code: 'no-gain',
-          reason: `the verified summary of messages ${part.start}:${part.end} counts ${written} tokens (${verifyTokenizer.name}${written === outcome.summary.tokens ? '' : `, as ${transcript.format} writes it`}), not less than the ${outcome.summary.replacedTokens} tokens of the messages it would replace: nothing to gain`,
-          range: [part.start, part.end],
-        },
-        reports,
-      )
+      const reason = `the verified summary of messages ${part.start}:${part.end} counts ${written} tokens (${verifyTokenizer.name}${written === outcome.summary.tokens ? '' : `, as ${transcript.format} writes it`}), not less than the ${outcome.summary.replacedTokens} tokens of the messages it would replace: nothing to gain`
+      // A part of a split whose summary would cost more than its messages (its markup over a few items) stays as it
+      // is; the other parts are still summarized. Alone, it is a refusal.
+      if (planned.kind === 'split') {
+        reports[reports.length - 1] = { ...outcome.report, warnings: [...(outcome.report.warnings ?? []), `kept as it is: ${reason}`] }
+        continue
+      }
+      return refuse(floor, { code: 'no-gain', reason, range: [part.start, part.end] }, reports)
     }
     summaries.push(outcome.summary)
   }
 
+  if (summaries.length === 0) {
+    const reason = `no part's verified summary counts fewer tokens than the messages it would replace: nothing to gain`
+    return refuse(floor, { code: 'no-gain', reason, range }, reports)
+  }
   return {
     kind: summaries.length === 1 ? 'compacted' : 'split',
     transcript: replaceRanges(transcript, summaries),

@@ -376,43 +376,49 @@ describe('earlier summaries', () => {
 
 describe('a state block larger than its part slot', () => {
   // The ledger's tightest block misses a small part's slot by a few tokens a few times in this session (4 times at
-  // slot 600; which calls depends on every summary written before them).
-  it('gets one more plan with the whole slot per part instead of refusing the compaction (300 turns, slot 600)', async () => {
+  // slot 600; which calls depends on every summary written before them). compactTranscript first gives the part
+  // more of the slot within the budget; the runtime's one more plan with the whole slot per part comes after that.
+  it('recovers instead of refusing the compaction: a larger part slot, or one more plan (300 turns, slot 600)', async () => {
     const compactor = createCompactor({ budget: 12_000, slot: 600 })
     let context: readonly Message[] = []
-    let retried = 0
+    let recovered = 0
     for (const message of codingSession({ turns: 300 })) {
       const result = await compactor.maybeCompact([...context, message])
       expect(result.kind).not.toBe('refused')
       const types = result.events.map((event) => event.type)
       const error = types.indexOf('verify-error')
-      if (error !== -1 && types.indexOf('plan-end', error) !== -1) {
-        retried++
-        const plans = result.events.filter((event) => event.type === 'plan-end')
-        expect(plans).toHaveLength(2)
+      if (error !== -1) {
+        recovered++
         expect(types.at(-1)).toBe('compaction-end')
+        const plans = result.events.filter((event) => event.type === 'plan-end')
+        if (types.indexOf('plan-end', error) !== -1) expect(plans).toHaveLength(2)
+        else {
+          const planned = plans[0]!.type === 'plan-end' && plans[0]!.decision === 'split' ? plans[0] : undefined
+          expect(planned).toBeDefined()
+          // A summary got more than its part's planned slot, never more than the configured one.
+          const slots = result.events.flatMap((event) => (event.type === 'summary-end' ? [event.slot] : []))
+          expect(Math.max(...slots)).toBeLessThanOrEqual(600)
+        }
       }
       context = result.messages
     }
-    expect(retried).toBeGreaterThan(0)
+    expect(recovered).toBeGreaterThan(0)
   })
 })
 
 describe('a state block larger than its part slot, under a policy', () => {
   // A black-box re-test: a plan at the raised slot split, a small part's rounded slot was a few tokens short of its
-  // block, and `raise-slot` kept the segment where one more plan with the whole slot per part fits, as the first try
-  // gets. Two calls of this session take that path (which ones depends on every summary written before them).
-  it('raise-slot gets one more plan with the whole raised slot per part (200 turns, slot 250, budget 6,000)', async () => {
+  // block, and `raise-slot` kept the segment where more room per part fits. Two calls of this session take that path
+  // (which ones depends on every summary written before them).
+  it('raise-slot recovers with more room per part (200 turns, slot 250, budget 6,000)', async () => {
     const compactor = createCompactor({ budget: 6_000, slot: 250, policy: { kind: 'raise-slot', cap: 5_000 } })
     let context: readonly Message[] = []
     let roomier = 0
     for (const message of codingSession({ turns: 200 })) {
       const result = await compactor.maybeCompact([...context, message])
       const refusal = result.events.find((event) => event.type === 'refusal')
-      const plans = result.events.filter((event) => event.type === 'plan-end')
-      if (refusal?.type === 'refusal' && refusal.action === 'raised-slot' && plans.length === 3) {
+      if (refusal?.type === 'refusal' && refusal.action === 'raised-slot' && result.events.some((event) => event.type === 'verify-error')) {
         roomier++
-        expect(result.events.some((event) => event.type === 'verify-error')).toBe(true)
         expect(result.kind === 'compacted' || result.kind === 'split').toBe(true)
       }
       context = result.messages
