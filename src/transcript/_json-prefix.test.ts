@@ -98,4 +98,12 @@ describe('parseJson error locations', () => {
     expect(() => parseJson('[\n  1,\n  }\n]', 'f.json')).toThrow(/^f\.json:3:3: expected valid JSON, got "\}/)
     expect(() => parseJson('}', 'f.json')).toThrow(/^f\.json:1:1: /)
   })
+
+  it('names JSON lines as such when a document was expected', () => {
+    // A black-box re-test: a JSONL file whose first record was over the 64 KiB head was auto-detected as a document
+    // format, and the error said only "expected valid JSON" at 2:1.
+    expect(() => parseJson('{"a":1}\n{"a":2}\n', 'f.jsonl')).toThrow(/^f\.jsonl:2:1: expected one JSON document, got a second JSON value here: JSON lines/)
+    // Not for a broken value that happens to start a line.
+    expect(() => parseJson('[1,\n{"b":2}\n{"c":3}]\n', 'f.json')).toThrow(/^f\.json:3:1: expected valid JSON/)
+  })
 })

@@ -29,12 +29,31 @@ export function parseJson(text: string, file: string, lineOffset = 0): unknown {
     const offset = position ? Number(position[1]) : (scanJsonPrefix(text).errorOffset ?? text.length)
     const { line, column } = lineColumnAt(text, offset)
     const got = offset >= text.length ? 'end of input' : JSON.stringify(text.slice(offset, offset + 12))
+    if (column === 1 && line > 1 && isWholeValue(text.slice(0, offset))) {
+      // One value a line: a JSONL file that a document format was asked to read (or auto-detection took for one, from
+      // a first record longer than the head it looks at).
+      throw new InvalidInputError(
+        `expected one JSON document, got a second JSON value here: JSON lines, which none of the JSONL formats (claude-code, codex, gemini-cli, claude-agent-events) reads as its own`,
+        { file, line: line + lineOffset, column },
+        { cause: error },
+      )
+    }
     const expected = /Unterminated string/i.test(message)
       ? 'a closing quote'
       : offset >= text.length
         ? 'more JSON (the value is truncated)'
         : 'valid JSON'
     throw new InvalidInputError(`expected ${expected}, got ${got}`, { file, line: line + lineOffset, column }, { cause: error })
+  }
+}
+
+/** Whether `text` parses as one JSON value. */
+function isWholeValue(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
   }
 }
 
