@@ -31,7 +31,7 @@ const scores = (head: string): string =>
     .join(' ')
 
 describe('format registry', () => {
-  it('holds all eleven formats under their own names', () => {
+  it('holds all twelve formats under their own names', () => {
     expect(transcriptFormatNames).toEqual([
       'openai',
       'openai-responses',
@@ -41,6 +41,7 @@ describe('format registry', () => {
       'claude-agent-events',
       'codex',
       'gemini-cli',
+      'gemini-session',
       'swe-agent',
       'aider',
       'text',

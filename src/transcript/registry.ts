@@ -8,6 +8,7 @@ import { claudeAgentEventsFormat } from './formats/claude-agent-events.js'
 import { claudeCodeFormat } from './formats/claude-code.js'
 import { codexFormat } from './formats/codex.js'
 import { geminiCliFormat } from './formats/gemini-cli.js'
+import { geminiSessionFormat } from './formats/gemini-session.js'
 import { openaiResponsesFormat } from './formats/openai-responses.js'
 import { openaiFormat } from './formats/openai.js'
 import { sweAgentFormat } from './formats/swe-agent.js'
@@ -23,6 +24,7 @@ export const transcriptFormats = {
   'claude-agent-events': claudeAgentEventsFormat,
   codex: codexFormat,
   'gemini-cli': geminiCliFormat,
+  'gemini-session': geminiSessionFormat,
   'swe-agent': sweAgentFormat,
   aider: aiderFormat,
   text: textFormat,

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { Message, Transcript } from '../../spec/transcript.js'
+import { testTranscriptFormat } from '../../test-utils/transcript-format.js'
+import { scoreFormats } from '../registry.js'
+import { sourceFromString } from '../source.js'
+import { geminiSessionFormat } from './gemini-session.js'
+
+const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/gemini-session/${name}`, import.meta.url), 'utf8')
+const read = (text: string, lenient = false): Promise<Transcript> => geminiSessionFormat.read(sourceFromString('session.jsonl', text), { lenient })
+const shape = (messages: readonly Message[]) => messages.map((message) => `${message.role}:${message.parts.map((part) => part.type).join('+')}`)
+const content = (messages: readonly Message[]) => messages.map(({ role, parts }) => ({ role, parts }))
+const line = (value: unknown) => JSON.stringify(value)
+const META = line({ sessionId: 's-1', projectHash: 'abc123', startTime: '2026-04-10T10:00:00Z', lastUpdated: '2026-04-10T10:00:00Z', kind: 'main' })
+
+testTranscriptFormat({
+  format: geminiSessionFormat,
+  fixtures: [
+    { name: 'session.json', text: fixture('session.json'), expect: { messages: 7, toolCalls: 2, toolResults: 2, unpaired: 0 } },
+    { name: 'session.jsonl', text: fixture('session.jsonl'), expect: { messages: 7, toolCalls: 2, toolResults: 2, unpaired: 0 } },
+  ],
+})
+
+describe('gemini-session format', () => {
+  it('reads the document and the JSONL recording of one session into the same messages, notices left out and counted', async () => {
+    const document = await read(fixture('session.json'))
+    const jsonl = await read(fixture('session.jsonl'))
+    expect(content(jsonl.messages)).toEqual(content(document.messages))
+    expect(shape(document.messages)).toEqual(['user:text', 'assistant:reasoning+tool-call', 'tool:tool-result', 'assistant:text+tool-call', 'tool:tool-result', 'user:text', 'assistant:text'])
+    expect(document.messages[4]!.parts[0]).toMatchObject({ type: 'tool-result', callId: 'run_shell_command_1773786260000_0', isError: true })
+    expect((document.messages[4]!.parts[0] as { content: string }).content).toBe("chgrp: changing group of '/var/lib/export': Operation not permitted")
+    expect(document.envelope).toMatchObject({ skipped: { info: 1 }, session: { sessionId: '5b1f0c2e-7d3a-4c55-9a0e-2f1b8c6d4e10' } })
+    expect(document.messages[2]!.provenance).toEqual({ pointer: '/messages/1' })
+    // The re-appended copy of message 2 (line 4) holds its call: it replaced the first copy, in the first copy's place.
+    expect(jsonl.messages[1]!.provenance).toEqual({ line: 3 })
+  })
+
+  it('follows $rewindTo and a $set of the messages, and reads a <state_snapshot> as Gemini\'s summary', async () => {
+    const text = [
+      META,
+      line({ id: 'a', type: 'user', content: 'first' }),
+      line({ id: 'b', type: 'user', content: 'second' }),
+      line({ id: 'c', type: 'gemini', content: 'reply' }),
+      line({ $rewindTo: 'b' }),
+      line({ id: 'd', type: 'user', content: 'edited second' }),
+    ].join('\n')
+    expect((await read(text)).messages.map((message) => (message.parts[0] as { text: string }).text)).toEqual(['first', 'edited second'])
+    const unknown = await read(`${text}\n${line({ $rewindTo: 'nowhere' })}\n${line({ id: 'e', type: 'user', content: 'fresh' })}`)
+    expect(unknown.messages.map((message) => (message.parts[0] as { text: string }).text)).toEqual(['fresh'])
+    const compressed = [
+      META,
+      line({ id: 'a', type: 'user', content: 'old turn' }),
+      line({ $set: { messages: [{ id: 'x', type: 'user', content: [{ text: '<state_snapshot>\n<key_knowledge>port 5432</key_knowledge>\n</state_snapshot>' }] }, { id: 'y', type: 'gemini', content: 'Got it. Thanks for the additional context!' }] } }),
+      line({ id: 'z', type: 'user', content: 'next' }),
+    ].join('\n')
+    const after = await read(compressed)
+    expect(shape(after.messages)).toEqual(['user:summary', 'assistant:text', 'user:text'])
+    expect(after.messages[0]!.parts[0]).toMatchObject({ type: 'summary', source: 'gemini-cli' })
+  })
+
+  it('reads calls from content when it holds functionCall parts, and each result once (v0.44 records tool responses as user messages)', async () => {
+    const call = { id: 'read_file_1_0', name: 'read_file', args: { path: 'src/app.ts' } }
+    const response = { functionResponse: { id: call.id, name: call.name, response: { output: 'export const port = 8080' } } }
+    const text = [
+      META,
+      line({ id: 'u', type: 'user', content: [{ text: 'Read src/app.ts' }] }),
+      line({ id: 'g', type: 'gemini', content: [{ text: 'Planning.', thought: true }, { text: 'Reading it.' }, { functionCall: call }], toolCalls: [{ ...call, result: [response], status: 'success' }] }),
+      line({ id: 'r', type: 'user', content: [response] }),
+      line({ id: 'r2', type: 'user', content: [{ functionResponse: { id: 'other_2', name: 'ls', response: { error: 'ENOENT' } } }] }),
+    ].join('\n')
+    const transcript = await read(text)
+    expect(shape(transcript.messages)).toEqual(['user:text', 'assistant:reasoning+text+tool-call', 'tool:tool-result', 'tool:tool-result'])
+    expect(transcript.messages[2]!.parts[0]).toMatchObject({ callId: call.id, content: 'export const port = 8080', isError: false })
+    expect(transcript.messages[3]!.parts[0]).toMatchObject({ callId: 'other_2', isError: true })
+    expect(transcript.pairs).toHaveLength(1)
+  })
+
+  it('names the line of a record that is not one, and skips it with --lenient', async () => {
+    const text = `${META}\n${line({ id: 'a', type: 'user', content: 'hi' })}\n{"id":"b","type":"gem`
+    await expect(read(text)).rejects.toThrow(/^session\.jsonl:3: expected a Gemini CLI session record .*--lenient/)
+    const lenient = await read(text, true)
+    expect(lenient.messages).toHaveLength(1)
+    expect(lenient.warnings).toEqual(['session.jsonl:3: skipped a line that is not a session record'])
+    await expect(geminiSessionFormat.read(sourceFromString('s.json', '{\n  "sessionId": "s", "projectHash": "p", "messages": 3\n}'))).rejects.toThrow(/s\.json: \/messages: expected a Gemini CLI session object with a `messages` array/)
+  })
+
+  it('is detected from either form, and never from a message array or Gemini CLI\'s stream-json', () => {
+    const best = (head: string) => scoreFormats(head).filter((score) => score.score > 0.5).map((score) => score.name)
+    expect(best(fixture('session.json'))).toEqual(['gemini-session'])
+    expect(best(fixture('session.jsonl'))).toEqual(['gemini-session'])
+    expect(best(line({ messages: [{ role: 'user', content: 'hi' }] }))).not.toContain('gemini-session')
+    expect(best(line({ type: 'init', timestamp: '2026-04-10T10:00:00Z', session_id: 's-1', model: 'gemini-2.5-pro' }))).not.toContain('gemini-session')
+  })
+})

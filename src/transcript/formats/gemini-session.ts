@@ -1,0 +1,293 @@
+/**
+ * Gemini CLI's session recordings, the files it writes for every session (`~/.gemini/tmp/<project>/chats/
+ * session-*.json`, JSONL `session-*.jsonl` from v0.39) and the `transcript_path` of its hooks. Read after the fields
+ * `chatRecordingTypes.ts` (google-gemini/gemini-cli) declares and the real recordings published by others:
+ *
+ * - A JSON document `{sessionId, projectHash, startTime, lastUpdated, messages: [...]}`, or JSONL: a metadata line
+ *   `{sessionId, projectHash, …}`, then message records; a record whose `id` was seen is an update of it (the last
+ *   copy wins, in the first copy's place); `{$rewindTo: id}` drops that message and everything after it (everything
+ *   when the id is unknown); `{$set: {messages}}` replaces every message so far; other `$set` fields are metadata.
+ * - A message `{id, timestamp, type, content}`:
+ *   - `user` → a user message; a `<state_snapshot>` in it (Gemini's compression summary) → a `summary` part with
+ *     source `gemini-cli`; a user message of `functionResponse` parts only (v0.44 records tool responses that way) →
+ *     a `tool` message of their results, unless the call's results were already read from its `toolCalls`.
+ *   - `gemini` → an assistant message: `thoughts` (`subject: description`) and `thought` parts as reasoning, the text,
+ *     and the calls: from `functionCall` parts when `content` holds any (Gemini CLI takes content as the source of
+ *     truth then), else from `toolCalls` (`{id, name, args, result, status}`); the results (`result`'s
+ *     `functionResponse` parts, `status: "error"` → isError) follow as a `tool` message.
+ *   - `info`, `error`, `warning` and other types → skipped, counted in `envelope.skipped` (the CLI's own notices,
+ *     never sent to the model).
+ * - `content` is a string, a part or a list of parts; a part without text reads as a `[name]` placeholder.
+ *
+ * No writer: `compact` refuses these files (Gemini CLI rewrites them itself while a session runs). Lenient reading
+ * (the hooks', and `--lenient`) skips lines that are not JSON objects, counted.
+ */
+import { InvalidInputError } from '../../errors.js'
+import type { FormatSource, ReadOptions, TranscriptFormatV1 } from '../../spec/format.js'
+import type { Message, Part } from '../../spec/transcript.js'
+import { parseJson } from '../json.js'
+import { finishTranscript } from './_document.js'
+
+type Json = Record<string, unknown>
+
+/** One message record and where it came from. */
+interface Entry {
+  readonly record: Json
+  readonly line?: number
+  readonly pointer?: string
+}
+
+/** Messages of a session recording, what was skipped, and the lines that were not records. */
+export interface GeminiSessionRead {
+  readonly messages: Message[]
+  /** Records of other types (`info`, `error`, `warning`, …) by type. */
+  readonly skippedTypes: Readonly<Record<string, number>>
+  /** Lines skipped because they are not JSON objects (lenient only), with their line numbers. */
+  readonly malformedLines: readonly number[]
+  /** The session's metadata: the document's other keys, or the JSONL metadata line. */
+  readonly session: Json | undefined
+}
+
+const SNAPSHOT_OPEN = '<state_snapshot>'
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** The text of a result's `functionResponse.response`: its `output` or `error`, else its JSON. */
+function responseText(response: Json): string {
+  const inner = response['response']
+  if (isObject(inner) && typeof inner['output'] === 'string') return inner['output']
+  if (isObject(inner) && typeof inner['error'] === 'string') return inner['error']
+  return JSON.stringify(inner ?? null)
+}
+
+function partText(part: unknown): string {
+  if (typeof part === 'string') return part
+  if (!isObject(part)) return ''
+  if (typeof part['text'] === 'string') return part['text']
+  const response = part['functionResponse']
+  if (isObject(response)) return responseText(response)
+  const name = Object.keys(part)[0]
+  return name ? `[${name}]` : ''
+}
+
+function partsOf(content: unknown): unknown[] {
+  return Array.isArray(content) ? content : content === undefined || content === null ? [] : [content]
+}
+
+/** The text of a `PartListUnion` (a string, one part or a list of parts), joined with line breaks. */
+export function geminiContentText(content: unknown): string {
+  return partsOf(content)
+    .map(partText)
+    .filter((text) => text !== '')
+    .join('\n')
+}
+
+/** Maps message records to messages (see the module's comment). */
+function toMessages(entries: readonly Entry[], skippedTypes: Record<string, number>, keepSource: boolean): Message[] {
+  const messages: Message[] = []
+  const resultsRead = new Set<string>()
+  const provenance = (entry: Entry) => (entry.line !== undefined ? { line: entry.line } : entry.pointer !== undefined ? { pointer: entry.pointer } : undefined)
+  const push = (entry: Entry, role: Message['role'], parts: Part[]) => {
+    const at = provenance(entry)
+    messages.push({ role, parts, ...(at ? { provenance: at } : {}), ...(keepSource ? { source: entry.record } : {}) })
+  }
+  for (const entry of entries) {
+    const { record } = entry
+    const type = record['type']
+    if (type === 'user') {
+      const parts = partsOf(record['content'])
+      const responses = parts.length > 0 && parts.every((part) => isObject(part) && isObject(part['functionResponse']))
+      if (responses) {
+        const results: Part[] = []
+        for (const part of parts) {
+          const response = (part as Json)['functionResponse'] as Json
+          const name = typeof response['name'] === 'string' ? response['name'] : 'tool'
+          const callId = typeof response['id'] === 'string' ? response['id'] : name
+          if (resultsRead.has(callId)) continue
+          resultsRead.add(callId)
+          const inner = response['response']
+          results.push({ type: 'tool-result', callId, name, content: responseText(response), isError: isObject(inner) && typeof inner['error'] === 'string' })
+        }
+        if (results.length > 0) push(entry, 'tool', results)
+        continue
+      }
+      const text = geminiContentText(record['content'])
+      push(entry, 'user', [text.includes(SNAPSHOT_OPEN) ? { type: 'summary', text, source: 'gemini-cli' } : { type: 'text', text }])
+    } else if (type === 'gemini') {
+      const parts: Part[] = []
+      const thoughts = record['thoughts']
+      if (Array.isArray(thoughts)) {
+        for (const thought of thoughts) {
+          if (!isObject(thought)) continue
+          const text = [thought['subject'], thought['description']].filter((value) => typeof value === 'string' && value !== '').join(': ')
+          if (text) parts.push({ type: 'reasoning', text })
+        }
+      }
+      const content = partsOf(record['content'])
+      const contentCalls = content.filter((part): part is Json => isObject(part) && isObject(part['functionCall']))
+      const texts: string[] = []
+      for (const part of content) {
+        if (isObject(part) && part['thought'] === true && typeof part['text'] === 'string') parts.push({ type: 'reasoning', text: part['text'] })
+        else if (!(isObject(part) && isObject(part['functionCall']))) {
+          const text = partText(part)
+          if (text !== '') texts.push(text)
+        }
+      }
+      if (texts.length > 0) parts.push({ type: 'text', text: texts.join('\n') })
+      const results: Part[] = []
+      const calls = Array.isArray(record['toolCalls']) ? record['toolCalls'].filter(isObject) : []
+      if (contentCalls.length > 0) {
+        contentCalls.forEach((part, index) => {
+          const call = part['functionCall'] as Json
+          const name = typeof call['name'] === 'string' ? call['name'] : 'tool'
+          parts.push({ type: 'tool-call', id: typeof call['id'] === 'string' ? call['id'] : `${name}:${index}`, name, arguments: call['args'] ?? {} })
+        })
+      } else {
+        for (const call of calls) {
+          if (typeof call['id'] !== 'string' || typeof call['name'] !== 'string') continue
+          parts.push({ type: 'tool-call', id: call['id'], name: call['name'], arguments: call['args'] ?? {} })
+        }
+      }
+      // Results come with the recorded calls (`toolCalls[].result`), whichever source the calls were read from.
+      for (const call of calls) {
+        if (typeof call['id'] !== 'string' || call['result'] === undefined || call['result'] === null || resultsRead.has(call['id'])) continue
+        resultsRead.add(call['id'])
+        results.push({ type: 'tool-result', callId: call['id'], ...(typeof call['name'] === 'string' ? { name: call['name'] } : {}), content: geminiContentText(call['result']), isError: call['status'] === 'error' })
+      }
+      if (parts.length > 0) push(entry, 'assistant', parts)
+      if (results.length > 0) push(entry, 'tool', results)
+    } else {
+      const name = typeof type === 'string' ? type : 'untyped'
+      skippedTypes[name] = (skippedTypes[name] ?? 0) + 1
+    }
+  }
+  return messages
+}
+
+/** Whether a JSONL record is the session's metadata line (no type, role or messages). */
+function isMetadata(record: Json): boolean {
+  return typeof record['sessionId'] === 'string' && !('type' in record) && !('role' in record) && !('messages' in record)
+}
+
+/**
+ * Reads a session recording's text (the JSON document or JSONL). Strict by default: a line that is not a JSON object,
+ * or a document whose `messages` is not an array of objects, is an error naming the file and line or field; lenient,
+ * such lines are skipped and counted.
+ */
+export function readGeminiSessionText(text: string, options: { readonly file?: string; readonly lenient?: boolean; readonly keepSource?: boolean } = {}): GeminiSessionRead {
+  const keepSource = options.keepSource ?? false
+  const file = options.file ?? '<gemini session>'
+  const skippedTypes: Record<string, number> = {}
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  const newline = body.indexOf('\n')
+  const firstLine = newline === -1 ? body : body.slice(0, newline)
+  // A document spans lines (Gemini CLI writes it indented) or is one line holding `messages`.
+  let document: unknown
+  if (body.trimStart().startsWith('{') && (firstLine.trim() === '{' || /"messages"\s*:/.test(firstLine))) {
+    try {
+      document = parseJson(body, file)
+    } catch (error) {
+      // Lenient (a file Gemini CLI is rewriting): read it line by line below, every line skipped and counted.
+      if (!options.lenient) throw error
+    }
+  }
+  if (document !== undefined) {
+    if (!isObject(document) || !Array.isArray(document['messages'])) {
+      throw new InvalidInputError('expected a Gemini CLI session object with a `messages` array', { file, field: '/messages' })
+    }
+    const entries: Entry[] = []
+    document['messages'].forEach((record, index) => {
+      if (isObject(record)) entries.push({ record, pointer: `/messages/${index}` })
+      else if (!options.lenient) throw new InvalidInputError(`expected a message record object, got ${record === null ? 'null' : typeof record}`, { file, field: `/messages/${index}` })
+    })
+    const session: Json = {}
+    for (const [key, value] of Object.entries(document)) if (key !== 'messages') session[key] = value
+    return { messages: toMessages(entries, skippedTypes, keepSource), skippedTypes, malformedLines: [], session }
+  }
+  const entries: Entry[] = []
+  const byId = new Map<string, number>()
+  const malformedLines: number[] = []
+  let session: Json | undefined
+  const lines = body.split('\n')
+  lines.forEach((raw, index) => {
+    const line = index + 1
+    const trimmed = raw.trim()
+    if (trimmed === '') return
+    let record: unknown
+    try {
+      record = JSON.parse(trimmed)
+    } catch {
+      record = undefined
+    }
+    if (!isObject(record)) {
+      if (options.lenient) {
+        malformedLines.push(line)
+        return
+      }
+      throw new InvalidInputError('expected a Gemini CLI session record (a JSON object a line); --lenient skips such lines and reports them', { file, line })
+    }
+    if (typeof record['$rewindTo'] === 'string') {
+      const at = byId.get(record['$rewindTo'])
+      const keep = at ?? 0
+      for (const entry of entries.splice(keep)) byId.delete(entry.record['id'] as string)
+      return
+    }
+    const set = record['$set']
+    if (isObject(set)) {
+      if (Array.isArray(set['messages'])) {
+        entries.length = 0
+        byId.clear()
+        for (const message of set['messages']) {
+          if (!isObject(message)) continue
+          if (typeof message['id'] === 'string') byId.set(message['id'], entries.length)
+          entries.push({ record: message, line })
+        }
+      }
+      return
+    }
+    if (session === undefined && entries.length === 0 && isMetadata(record)) {
+      session = record
+      return
+    }
+    if (typeof record['type'] !== 'string') {
+      if (options.lenient) {
+        malformedLines.push(line)
+        return
+      }
+      throw new InvalidInputError('expected a Gemini CLI message record with a "type"; --lenient skips such lines and reports them', { file, line })
+    }
+    const id = record['id']
+    const seen = typeof id === 'string' ? byId.get(id) : undefined
+    if (seen !== undefined) entries[seen] = { record, line: entries[seen]!.line ?? line }
+    else {
+      if (typeof id === 'string') byId.set(id, entries.length)
+      entries.push({ record, line })
+    }
+  })
+  return { messages: toMessages(entries, skippedTypes, keepSource), skippedTypes, malformedLines, session }
+}
+
+/** How sure the head is a session recording: the document starts with `sessionId`; JSONL starts with the metadata line. */
+export function detectGeminiSession(head: string): number {
+  const start = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head
+  if (/^\s*\{\s*"sessionId"\s*:\s*"/.test(start) && start.includes('"projectHash"')) return 0.9
+  return 0
+}
+
+async function read(source: FormatSource, options?: ReadOptions) {
+  const read = readGeminiSessionText(await source.text(), { file: source.name, lenient: options?.lenient === true, keepSource: options?.keepSource !== false })
+  const warnings = read.malformedLines.map((line) => `${source.name}:${line}: skipped a line that is not a session record`)
+  const envelope = { ...(read.session ? { session: read.session } : {}), skipped: read.skippedTypes }
+  return finishTranscript('gemini-session', read.messages, envelope, warnings)
+}
+
+/** Gemini CLI session recordings (`chats/session-*.json` and `.jsonl`); read only. */
+export const geminiSessionFormat: TranscriptFormatV1 = {
+  specificationVersion: 'v1',
+  name: 'gemini-session',
+  layout: 'document',
+  detect: detectGeminiSession,
+  read,
+}
