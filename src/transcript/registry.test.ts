@@ -110,6 +110,13 @@ describe('detectFormat', () => {
     expect(detectFormat('[{"role":"assistant","content":[{"type":"tool-call","toolCallId":"a","toolName":"b","input":{}}]}]', 'x.json').name).toBe('ai-sdk')
     expect(detectFormat('[{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}]', 'x.json').name).toBe('openai-responses')
     expect(detectFormat('{"messages":[{"role":"user","content":"hi"}],"maxOutputTokens":5}', 'x.json').name).toBe('ai-sdk')
+    // A re-test: an Anthropic request whose messages compact folded into one user text read back as openai; its tools
+    // and tool_choice are the Messages API's own.
+    const plain = '"messages":[{"role":"user","content":[{"type":"text","text":"summary"}]}]'
+    expect(detectFormat(`{"model":"claude-sonnet-4-5",${plain},"tools":[{"type":"web_search_20250305","name":"web_search"}]}`, 'x.json').name).toBe('anthropic')
+    expect(detectFormat(`{${plain},"tools":[{"name":"ls","description":"list","input_schema":{"type":"object"}}]}`, 'x.json').name).toBe('anthropic')
+    expect(detectFormat(`{${plain},"tool_choice":{"type":"any"}}`, 'x.json').name).toBe('anthropic')
+    expect(detectFormat(`{${plain},"tools":[{"type":"function","function":{"name":"ls","parameters":{}}}],"tool_choice":"auto"}`, 'x.json').name).toBe('openai')
   })
 
   it('refuses a mix of formats, naming the candidates and asking for --format', () => {

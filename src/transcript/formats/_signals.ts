@@ -140,6 +140,20 @@ const PREFERENCE: readonly MessageArrayFamily[] = ['openai', 'anthropic', 'ai-sd
 const ANTHROPIC_KEYS = ['stop_sequences', 'anthropic_version', 'anthropic_beta']
 const AI_SDK_KEYS = ['maxOutputTokens', 'maxTokens', 'providerOptions', 'toolChoice', 'stopWhen', 'maxSteps']
 
+/** Anthropic's server tools are typed by name and date (`web_search_20250305`, `bash_20250124`). */
+const DATED_TOOL = /^[a-z_]+_\d{8}$/
+
+/**
+ * Whether a request's tools are in the Messages API's own shape: a tool with `input_schema` or a dated server-tool
+ * type, or a `tool_choice` object of type auto, any, tool or none (Chat Completions names a function there).
+ */
+function hasAnthropicTools(request: Record<string, unknown>): boolean {
+  const tools = request.tools
+  if (Array.isArray(tools) && tools.some((tool) => isRecord(tool) && ('input_schema' in tool || (typeof tool.type === 'string' && DATED_TOOL.test(tool.type))))) return true
+  const choice = request.tool_choice
+  return isRecord(choice) && (choice.type === 'auto' || choice.type === 'any' || choice.type === 'tool' || choice.type === 'none')
+}
+
 let cache: { head: string; scores: Readonly<Record<MessageArrayFamily, number>> } | undefined
 
 /**
@@ -180,7 +194,7 @@ function computeScores(head: string): Record<MessageArrayFamily, number> {
       keep(['openai', 'anthropic', 'ai-sdk'])
       if ('system' in value) keep(['anthropic', 'ai-sdk'])
       // Options only one of them takes (`max_tokens` is not one: Chat Completions has it too).
-      if (ANTHROPIC_KEYS.some((key) => key in value)) keep(['anthropic'])
+      if (ANTHROPIC_KEYS.some((key) => key in value) || hasAnthropicTools(value)) keep(['anthropic'])
       if (AI_SDK_KEYS.some((key) => key in value)) keep(['ai-sdk'])
     } else if (Array.isArray(value.input) || Array.isArray(value.output) || typeof value.input === 'string') {
       items = Array.isArray(value.input) ? value.input : Array.isArray(value.output) ? value.output : []
