@@ -156,6 +156,18 @@ describe('writeCompacted on a Claude Code session', () => {
     expect(upToKept).toEqual(['u-0008', summaryOf('Second part.'), summaryOf('First part.'), boundaries[0]!.uuid])
   })
 
+  it('writes its records with the log\'s own line ends (a CRLF log stays CRLF)', async () => {
+    // A black-box re-test: the boundary and summary lines of a CRLF log were written with LF only.
+    const input = Buffer.from(fixture('claude-code/native-session.jsonl').toString('utf8').replace(/\r?\n/g, '\r\n'))
+    for (const range of [[0, 3], [1, 3]] as const) {
+      const { output } = await compactLog(claudeCodeFormat, input, [{ range, text: 'Summary.' }])
+      const text = output.toString('utf8')
+      expect(text.split('\r\n').filter((line) => line.includes('\n'))).toEqual([])
+      expect(text).toContain('"isCompactSummary":true')
+      expect(text.endsWith('\r\n')).toBe(true)
+    }
+  })
+
   it('keeps every line outside the ranges byte for byte (invalid UTF-8 too), relinking only parent ids', async () => {
     const lines = fixture('claude-code/native-session.jsonl').toString('latin1').split('\n')
     // Line 16 (a kept assistant record) gets bytes that are not UTF-8 inside its text.

@@ -235,8 +235,10 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
     if (relink) for (const [from, to] of relink) relinks.set(from, to)
     // The range's other records stay, in order, before its summary (which then sits where the range ended).
     for (const index of kept) copy(index)
-    if (pieces.length > 0 && pieces[pieces.length - 1]!.at(-1) !== 0x0a) pieces.push(Buffer.from('\n'))
-    pieces.push(Buffer.from(lines, 'utf8'))
+    // Written with the log's own line ends: a CRLF log stays CRLF.
+    const eol = terminatorOf(bytesOf(Math.max(0, range.first - 1))) === '\r\n' ? '\r\n' : '\n'
+    if (pieces.length > 0 && pieces[pieces.length - 1]!.at(-1) !== 0x0a) pieces.push(Buffer.from(eol))
+    pieces.push(Buffer.from(eol === '\n' ? lines : lines.replaceAll('\n', eol), 'utf8'))
     for (const line of lines.split('\n')) if (line !== '') written.push(JSON.parse(line) as Record<string, unknown>)
     cursor = range.last + 1
   }
