@@ -194,7 +194,8 @@ const INVENTED_KINDS = new Set<ItemKind>(['identifier', 'path', 'url', 'number',
 
 /**
  * The range `compact` works on: `[max(start, leading system messages), end)`, the whole transcript by default; with
- * `includeSystem`, `[start, end)` as given. `check` and `plan` use it to plan what `compact` would compact.
+ * `includeSystem`, `[start, end)` as given. (`check` and `plan` take every message by default, the system prompt
+ * included: `--range` gives them `compact`'s range.)
  */
 export function compactionRange(transcript: Transcript, range: { readonly start?: number; readonly end?: number } = {}, includeSystem = false): readonly [number, number] {
   const total = transcript.messages.length
