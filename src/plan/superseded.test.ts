@@ -199,6 +199,38 @@ describe('changed decisions written into files (issue 10)', () => {
   })
 })
 
+describe('one name in several files (a re-test on a real session)', () => {
+  // `default: 1` in a.ts and `default: 7` in b.ts were one key, so a.ts's value was reported superseded by b.ts's.
+  test('is a setting of each file: neither file\'s value replaces the other\'s', () => {
+    const messages = [
+      assistant('', call('c1', 'Write', { file_path: 'src/a.ts', content: 'export const opts = { default: 1 }\n' })),
+      assistant('', call('c2', 'Write', { file_path: 'src/b.ts', content: 'export const other = { default: 7 }\n' })),
+    ]
+    expect(findSupersededState(messages)).toEqual([])
+    // Each file's own change is still a changed decision, keyed by its file.
+    const edited = [...messages, assistant('', call('c3', 'Edit', { file_path: 'src/b.ts', old_string: 'default: 7', new_string: 'default: 9' }))]
+    expect(findSupersededState(edited).map((entry) => [entry.key, entry.value, entry.status])).toEqual([
+      ['var:default@src/b.ts', '7', 'superseded'],
+      ['var:default@src/b.ts', '7', 'superseded'],
+      ['var:default@src/b.ts', '9', 'current'],
+    ])
+  })
+
+  test('a name written to one file stays one decision with what the user said of it', () => {
+    const messages = [
+      user('use max_paths = 10'),
+      assistant('', call('c1', 'Edit', { file_path: 'src/config.py', old_string: 'max_paths = 5', new_string: 'max_paths = 10' })),
+      user('make it larger'),
+      assistant('', call('c2', 'Edit', { file_path: 'src/config.py', old_string: 'max_paths = 10', new_string: 'max_paths = 50' })),
+    ]
+    const state = findSupersededState(messages)
+    expect(new Set(state.map((entry) => entry.key))).toEqual(new Set(['var:max_paths']))
+    expect(state.filter((entry) => entry.status === 'current').map((entry) => entry.value)).toEqual(['50'])
+    expect(state.find((entry) => entry.message === 0)).toMatchObject({ value: '10', status: 'superseded' })
+    expect(state.every((entry) => !('file' in entry))).toBe(true)
+  })
+})
+
 describe('changed decisions: questions, negations and "X instead of Y" (issue 11)', () => {
   const statuses = (messages: Parameters<typeof findSupersededState>[0]) =>
     findSupersededState(messages).map((entry) => [entry.message, entry.text, entry.status])

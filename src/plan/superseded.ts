@@ -4,8 +4,24 @@ import { renderMessage } from '../transcript/render.js'
 import { imageReferenceAt } from '../vocabulary/images.js'
 import type { StateEffect, StateValue } from './types.js'
 
-/** A value mentioned in the segment, before statuses are known (`effect` absent means `set`). */
-export type StateAssignment = Omit<StateValue, 'status' | 'supersededBy'>
+/**
+ * A value mentioned in the segment, before statuses are known (`effect` absent means `set`; `file`: the file the tool
+ * call that wrote it names, for assignments in a call's arguments).
+ */
+export type StateAssignment = Omit<StateValue, 'status' | 'supersededBy'> & { readonly file?: string }
+
+/** Arguments that name the file a tool call writes or edits (Claude Code, Codex, Gemini CLI, OpenCode tools). */
+const PATH_ARGUMENTS = ['file_path', 'filePath', 'path', 'notebook_path', 'target_file', 'filename', 'file']
+
+/** The file a tool call's arguments name, if any. */
+function fileArgument(args: unknown): string | undefined {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined
+  for (const key of PATH_ARGUMENTS) {
+    const value = (args as Record<string, unknown>)[key]
+    if (typeof value === 'string' && value !== '') return value
+  }
+  return undefined
+}
 
 /** Tool-call string arguments longer than this are payloads (file contents), not decisions. */
 const MAX_ARGUMENT_LENGTH = 1000
@@ -480,6 +496,7 @@ function scanToolCall(part: ToolCallPart, text: string, start: number, end: numb
     return
   }
   let cursor = start
+  const file = fileArgument(part.arguments)
   for (const { leaf, removed } of stringLeaves(part.arguments)) {
     const needle = JSON.stringify(leaf)
     const found = text.indexOf(needle, cursor)
@@ -496,6 +513,7 @@ function scanToolCall(part: ToolCallPart, text: string, start: number, end: numb
     }
     // What an edit removes is the old value, whichever order the fields come in.
     if (removed) for (let at = before; at < out.length; at++) out[at] = { ...out[at]!, effect: 'replaced' }
+    if (file !== undefined) for (let at = before; at < out.length; at++) if (out[at]!.kind === 'assignment') out[at] = { ...out[at]!, file }
   }
 }
 
@@ -539,5 +557,22 @@ export function findSupersededState(messages: readonly Message[], offset = 0): S
   messages.forEach((message, index) => {
     for (const entry of findAssignments(message, offset + index)) all.push(entry)
   })
-  return resolveSupersession(all)
+  return resolveSupersession(keyedByFile(all))
+}
+
+/**
+ * A name assigned in the files of two or more tool calls' paths is a setting of each file (`default: 1` written to
+ * a.ts and `default: 7` to b.ts are two decisions, neither replacing the other): its mentions in those calls are keyed
+ * `var:NAME@PATH`; mentions outside tool calls keep `var:NAME`. A name written to one file only stays one key, so the
+ * user's `set max_paths = 10` and the edit of config.py that changes it to 50 remain one decision.
+ */
+function keyedByFile(entries: readonly StateAssignment[]): StateAssignment[] {
+  const files = new Map<string, Set<string>>()
+  for (const entry of entries) {
+    if (entry.file === undefined) continue
+    let set = files.get(entry.key)
+    if (!set) files.set(entry.key, (set = new Set()))
+    set.add(entry.file)
+  }
+  return entries.map(({ file, ...entry }) => (file !== undefined && (files.get(entry.key)?.size ?? 0) > 1 ? { ...entry, key: `${entry.key}@${file}` } : entry))
 }
