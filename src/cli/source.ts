@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs'
+import type { Stats } from 'node:fs'
 import { open, readFile, stat } from 'node:fs/promises'
 import { StringDecoder } from 'node:string_decoder'
 import { FloorguardError, InvalidInputError } from '../errors.js'
@@ -31,15 +32,7 @@ const defaults = { chunkBytes: 1 << 20, maxLineLength: 64 * 1024 * 1024, maxText
 /** Builds a {@link FormatSource} over a file: `head` is read eagerly, `lines()` streams, `text()` reads it whole. */
 export async function sourceFromFile(path: string, options: StreamSourceOptions = {}): Promise<FormatSource> {
   const settings = { ...defaults, ...options }
-  let size: number
-  try {
-    const info = await stat(path)
-    if (!info.isFile()) throw new InvalidInputError('expected a file, got a directory or device', { file: path })
-    size = info.size
-  } catch (error) {
-    if (FloorguardError.is(error)) throw error
-    throw new InvalidInputError(`expected a readable file, got ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { file: path }, { cause: error })
-  }
+  const size = await regularFileSize(path)
   const handle = await open(path, 'r')
   let headBuffer: Buffer
   try {
@@ -61,6 +54,31 @@ export async function sourceFromFile(path: string, options: StreamSourceOptions 
       return splitLines(createReadStream(path, { highWaterMark: settings.chunkBytes }), path, settings.maxLineLength)
     },
   }
+}
+
+/**
+ * regularFileSize(path) = the size of the regular file at `path` (symlinks followed); anything else (a directory, a
+ * FIFO, a device, a socket) is refused before it is opened: opening a FIFO with no writer blocks a thread of Node's
+ * pool for good (no signal ends the process then), and a device such as /dev/zero never ends.
+ */
+export async function regularFileSize(path: string, name: string = path): Promise<number> {
+  let info: Stats
+  try {
+    info = await stat(path)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const got = code === 'ENOENT' ? 'no such file (ENOENT)' : code === 'EACCES' || code === 'EPERM' ? `permission denied (${code})` : (code ?? String(error))
+    throw new InvalidInputError(`expected a readable file, got ${got}`, { file: name }, { cause: error })
+  }
+  if (info.isFile()) return info.size
+  const kind = info.isDirectory()
+    ? 'a directory'
+    : info.isFIFO()
+      ? 'a FIFO (a named pipe: give its contents on standard input, `- < FIFO`)'
+      : info.isSocket()
+        ? 'a socket'
+        : 'a device'
+  throw new InvalidInputError(`expected a regular file, got ${kind}`, { file: name })
 }
 
 /**

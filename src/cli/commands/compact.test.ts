@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { FloorguardError } from '../../errors.js'
 import { readTranscript, sourceFromString } from '../../transcript/index.js'
 import type { CliIo } from '../_command.js'
+import { BIN } from '../_test-io.js'
 import { compactCommand } from './compact.js'
 
 // Prose a summary can shorten: without it the ranges below would cost less than any summary keeping their state
@@ -53,6 +55,24 @@ function setup(files: Record<string, string>) {
   const io: CliIo = { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), stdin: Readable.from([]), cwd: dir, env: { PATH: process.env.PATH } }
   return { dir, io, out: () => stdout, err: () => stderr }
 }
+
+describe('floorguard compact: what it reads', () => {
+  // A black-box re-test: `compact FIFO` blocked a thread of Node's pool opening the FIFO, so no signal ended it, and
+  // `compact /dev/zero` read until killed; check, plan and audit refused both at once.
+  it.each([
+    ['a FIFO', (dir: string) => (spawnSync('mkfifo', [join(dir, 'input')]), join(dir, 'input')), /input: expected a regular file, got a FIFO/],
+    ['a device', () => '/dev/zero', /\/dev\/zero: expected a regular file, got a device/],
+    ['a directory', (dir: string) => dir, /expected a regular file, got a directory/],
+  ])('refuses %s with one line and exit 2, before opening it', (_name, make, message) => {
+    const dir = mkdtempSync(join(work, 'input-'))
+    const input = make(dir)
+    const run = spawnSync(process.execPath, [BIN, 'compact', input, '--slot', '4000', '-o', join(dir, 'out.json')], { encoding: 'utf8', timeout: 15_000, killSignal: 'SIGKILL' })
+    expect(run.signal).toBeNull()
+    expect(run.status).toBe(2)
+    expect(run.stderr.trim().split('\n')).toHaveLength(1)
+    expect(run.stderr).toMatch(message)
+  })
+})
 
 describe('floorguard compact', () => {
   it('compacts an OpenAI document into OUT, atomically, leaving the input and every other message untouched', async () => {

@@ -14,6 +14,7 @@ import { abortableSummarizer } from '../_interrupt.js'
 import { resolveOutput, writeOutput, type OutputTarget } from '../_output.js'
 import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
 import { reportWarnings } from '../_load.js'
+import { regularFileSize } from '../source.js'
 
 const usage = `usage: floorguard compact FILE|- [--range A:B] [--slot N] [--margin R] [--budget N]
                          [--summarizer ledger|ai:PROVIDER:MODEL|cmd:COMMAND] [-o OUT] [--json]
@@ -71,6 +72,7 @@ async function readInput(file: string | undefined, io: CliIo): Promise<{ bytes: 
     return { bytes: Buffer.concat(chunks), name: '<stdin>', path: undefined }
   }
   const path = resolve(io.cwd, file)
+  await regularFileSize(path, file)
   try {
     return { bytes: await readFile(path), name: file, path }
   } catch (error) {
