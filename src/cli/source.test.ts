@@ -90,7 +90,7 @@ describe('sourceFromFile', () => {
     const source = await sourceFromFile(path, { maxTextBytes: 50 })
     await expect(source.text()).rejects.toThrow(new RegExp(`^${path}: expected a document of at most 50 B`))
     await expect(sourceFromFile(join(dir, 'missing.json'))).rejects.toThrow(/missing\.json: expected a readable file, got no such file \(ENOENT\)/)
-    await expect(sourceFromFile(dir)).rejects.toThrow(/expected a file, got a directory/)
+    await expect(sourceFromFile(dir)).rejects.toThrow(/expected a regular file, got a directory/)
   })
 })
 
