@@ -118,6 +118,14 @@ describe('withTranscriptFutureUse', () => {
     expect({ ...found, lost: [], futureReferenced: 0, futureLost: 0, hook: undefined }).toEqual({ ...audit!, lost: [], hook: undefined })
   })
 
+  it('matches a record whose lost texts were cut to the record\'s limit (a re-test: one long command kept it unmatched)', () => {
+    const long = `OSError: [Errno 2] No such file or directory: '/srv/${'data/'.repeat(80)}upload.bin'`
+    const withLong = session.map((message, index) => (index === 1 ? assistant(`The run failed: ${long}`) : message))
+    const [audit] = auditLogRecords(hookRecord(withLong, 4, FIRST), { file: 'audit.jsonl' }).summaries
+    expect(audit!.lost.some((item) => item.text.endsWith('…') && item.text.length === 300)).toBe(true)
+    expect(withTranscriptFutureUse(audit!, transcriptOf(withLong), tools).hook?.futureUse).toBe('transcript')
+  })
+
   it('no summary in the transcript matches (another text, another session): future use stays unknown, and says why', () => {
     const [audit] = auditLogRecords(hookRecord(session, 4, FIRST), { file: 'audit.jsonl' }).summaries
     const other = session.map((message, index) => (index === 4 ? summaryMessage('Summary: we fixed src/app.ts and pinned numpy==1.26.4.') : message))

@@ -3,7 +3,7 @@
  * of the host's summaries: the hook already counted what each summary kept, so no transcript is needed.
  */
 import { InvalidInputError } from '../errors.js'
-import { AUDIT_TEXT_LIMIT } from '../hooks/audit.js'
+import { cutAuditText } from '../hooks/audit.js'
 import { buildLedger } from '../hooks/ledger.js'
 import { lastBoundary } from '../hooks/region.js'
 import type { FloorEstimatorV1 } from '../spec/estimator.js'
@@ -124,7 +124,7 @@ export interface TranscriptFutureUseOptions {
 /** The texts a record lists as lost for `items` and a summary: not in it verbatim, cut as the hook cuts them. */
 function recordedLost(items: ReadonlyArray<{ text: string }>, summary: string): string[] {
   const lost: string[] = []
-  for (const item of items) if (!summary.includes(item.text)) lost.push(item.text.length > AUDIT_TEXT_LIMIT ? item.text.slice(0, AUDIT_TEXT_LIMIT) : item.text)
+  for (const item of items) if (!summary.includes(item.text)) lost.push(cutAuditText(item.text))
   return lost
 }
 

@@ -18,6 +18,11 @@ export function countKept(items: ReadonlyArray<Pick<StoredItem, 'kind' | 'text'>
 /** Longest item text an audit record quotes (the ledger file has every text whole). */
 export const AUDIT_TEXT_LIMIT = 300
 
+/** cutAuditText(text) = `text`, or its first {@link AUDIT_TEXT_LIMIT} − 1 characters and `…` when longer: as a record lists it. */
+export function cutAuditText(text: string): string {
+  return text.length > AUDIT_TEXT_LIMIT ? `${text.slice(0, AUDIT_TEXT_LIMIT - 1)}…` : text
+}
+
 /** One line of `audit.jsonl`: what one compaction did to one session's state. */
 export interface AuditRecord {
   readonly v: 1
@@ -90,7 +95,7 @@ export function buildAuditRecord(options: BuildAuditRecordOptions): AuditRecord 
     items: ledger.items.length,
     kept: count ? count.kept : null,
     lost: (count?.lost ?? []).map((item) =>
-      item.text.length > AUDIT_TEXT_LIMIT ? { kind: item.kind, text: `${item.text.slice(0, AUDIT_TEXT_LIMIT - 1)}…`, cut: true as const } : { kind: item.kind, text: item.text },
+      item.text.length > AUDIT_TEXT_LIMIT ? { kind: item.kind, text: cutAuditText(item.text), cut: true as const } : { kind: item.kind, text: item.text },
     ),
     lostKinds,
     putBack: { shown: ledger.shown, file: ledger.file, at: ledger.injectedAt ?? null },
