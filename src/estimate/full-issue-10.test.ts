@@ -160,6 +160,17 @@ describe('issue 10, missed: words longer than 512 units', () => {
     expect(texts(full.extract(said(`fetch ${url} into ${path} now`), 0))).toEqual([url, path])
   })
 
+  it('ends a URL before a unit a URL cannot hold: a closing code quote, an escaped line break, a quote or a bracket', () => {
+    // A re-test on a real Codex rollout: `` `http://localhost:8000`.\n\nIf `` (escaped line breaks) was one URL.
+    const found = (text: string) => full.extract(said(text), 0).filter((item) => item.kind === 'url').map((item) => item.text)
+    expect(found('see http://localhost:8000/api\\nnext time')).toEqual(['http://localhost:8000/api'])
+    expect(found('open <https://docs.example.com/a?b=1>, then go')).toEqual(['https://docs.example.com/a?b=1'])
+    expect(found('fetched https://x.io/b"timeout":30')).toEqual(['https://x.io/b'])
+    const quoted = full.extract(said('visit `http://localhost:8000`.\\n\\nIf you prefer'), 0).map((item) => item.text)
+    expect(quoted.some((text) => text.includes('\\n') || text.endsWith('If'))).toBe(false)
+    expect(quoted.some((text) => text.includes('http://localhost:8000'))).toBe(true)
+  })
+
   it('still takes a blob for nothing', () => {
     const blob = Array.from({ length: 4096 }, (_, index) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'[(index * 37) % 64]).join('')
     expect(full.extract(user(`key ${blob} end`), 0)).toEqual([])

@@ -14,7 +14,7 @@ import { wordFlags } from '../extractors/_flags.js'
 import { ERROR_PHRASES } from '../extractors/_phrases.js'
 import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, jsonMessage, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
 import type { ScanMode } from '../extractors/scan-text.js'
-import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone } from '../extractors/words.js'
+import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
 
 /** Whitespace as the scan reads it: ASCII's, and the Unicode spaces it treats alike. */
 const WHITESPACE = /[ \t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/
@@ -142,7 +142,10 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
         if (kind === undefined || (tool && !TOOL_KINDS.has(kind))) return
         const product = index > 0 && (kind === 'version' || (kind === 'number' && /^v?(?=[0-9.]*\d)(?=[0-9.]*\.)[0-9.]+\+?$/.test(word.text))) ? productBefore(region, starts, ends, flags, index, kind === 'version') : -1
         if (product !== -1) spans.push({ kind: 'version', start: product, end: word.end })
-        else if (standsAlone(word.text, kind, word.flags) && !(kind === 'path' && region[word.start - 1] === '<') && !(kind === 'identifier' && mode === 'code' && !/[=0-9"'`]/.test(word.text))) spans.push({ kind, start: word.start, end: word.end })
+        else if (standsAlone(word.text, kind, word.flags) && !(kind === 'path' && region[word.start - 1] === '<') && !(kind === 'identifier' && mode === 'code' && !/[=0-9"'`]/.test(word.text))) {
+          const end = kind === 'url' ? urlEnd(region, word.start, word.end) : word.end
+          if (end !== -1) spans.push({ kind, start: word.start, end })
+        }
       })
       if (!tool) {
         const phrases: number[] = []

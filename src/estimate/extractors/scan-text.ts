@@ -5,7 +5,7 @@ import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
 import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, jsonMessage, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
-import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone } from './words.js'
+import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone, urlEnd } from './words.js'
 
 /**
  * How a part's text is scanned: `instruction` (user, system) for everything including constraint sentences and pasted
@@ -31,6 +31,7 @@ const CONSTRAINT = kindCode('constraint')
 const VERSION = kindCode('version')
 const IDENTIFIER = kindCode('identifier')
 const PATH = kindCode('path')
+const URL_KIND = kindCode('url')
 /** Units that make an identifier hold a value: `=`, a digit or a quote (`dtype="float32"`, `probs.max(dim=-1)`). */
 const VALUE_UNITS = EQUALS | DIGIT | QUOTE
 const NO_SPANS: readonly RawSpan[] = []
@@ -742,7 +743,10 @@ class PartScan {
       const product = word > 0 && (code === VERSION || (code === NUMBER && (flags[word]! & ~(LOWER | NON_HEX_LETTER | OTHER)) === (DIGIT | DOT))) ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
       if (product !== -1) spans.push(VERSION, product, wordEnd)
       // A closing tag (`</task-notification>`) is markup, not a rooted path.
-      else if ((classified & NOT_ALONE) === 0 && !(code === PATH && wordStart > 0 && region.charCodeAt(wordStart - 1) === 60) && !(code === IDENTIFIER && this.codePayload && (flags[word]! & VALUE_UNITS) === 0)) spans.push(code, wordStart, wordEnd)
+      else if ((classified & NOT_ALONE) === 0 && !(code === PATH && wordStart > 0 && region.charCodeAt(wordStart - 1) === 60) && !(code === IDENTIFIER && this.codePayload && (flags[word]! & VALUE_UNITS) === 0)) {
+        const end = code === URL_KIND ? urlEnd(region, wordStart, wordEnd) : wordEnd
+        if (end !== -1) spans.push(code, wordStart, end)
+      }
     }
   }
 
