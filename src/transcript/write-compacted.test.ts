@@ -243,6 +243,33 @@ describe('writeCompacted on other logs', () => {
     expect(again.messages.map((message) => message.parts.map((part) => part.type).join('+'))).toEqual(['summary'])
   })
 
+  it('writes the replacement history Codex resumes from: the items kept before the range, then the summary', async () => {
+    // A black-box re-test: a `compacted` record without `replacement_history` is rebuilt on resume from the user
+    // messages before it and the summary (codex-rs), so the assistant turns and tool calls kept before a range in the
+    // middle of the log were lost to Codex.
+    const input = Buffer.from(fixture('codex/rollout.jsonl').toString('utf8').split('\n').slice(0, 15).join('\n') + '\n')
+    const transcript = await codexFormat.read(sourceFromString('rollout.jsonl', input.toString('utf8')))
+    const end = transcript.messages.length
+    const summaries = [
+      { range: [2, 4] as const, text: 'First part.' },
+      { range: [4, end] as const, text: 'Second part.' },
+    ]
+    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries, now: clock })
+    const records = rows(output.toString('utf8'))
+    const compactions = records.filter((record) => record.type === 'compacted')
+    expect(compactions).toHaveLength(2)
+    const summaryItem = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] })
+    // The response items written before each compaction, in order (this log has no earlier compaction).
+    const itemsBefore = (record: Row) => records.slice(0, records.indexOf(record)).filter((row) => row.type === 'response_item').map((row) => row.payload)
+    const [first, second] = compactions as [Row, Row]
+    expect((first.payload as Row).replacement_history).toEqual([...itemsBefore(first), summaryItem('First part.')])
+    expect(itemsBefore(first).length).toBeGreaterThan(0)
+    // The second starts from the first's history, not from the items the first replaced.
+    expect((second.payload as Row).replacement_history).toEqual([...((first.payload as Row).replacement_history as unknown[]), summaryItem('Second part.')])
+    const again = await codexFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
+    expect(again.messages.slice(-2).map((message) => message.parts[0])).toMatchObject([{ type: 'summary', text: 'First part.' }, { type: 'summary', text: 'Second part.' }])
+  })
+
   it('keeps reading the message events of an older rollout (events only) after a compacted range', async () => {
     const input = fixture('codex/legacy-events.jsonl')
     const transcript = await codexFormat.read(sourceFromString('rollout.jsonl', input.toString('utf8')))

@@ -222,6 +222,10 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
         }
         return undefined
       },
+      written: () => written.flatMap((entry) => {
+        const record = typeof entry === 'number' ? recordOf(entry) : entry
+        return record ? [record] : []
+      }),
       after(test) {
         for (let index = range.last + 1; index < lineCount; index++) {
           if (ranges.some((other) => other.removed.has(index))) continue

@@ -268,6 +268,8 @@ export interface LogRangeContext {
   before(test: (record: Record<string, unknown>) => boolean): Record<string, unknown> | undefined
   /** The nearest kept record after the range that `test` accepts. */
   after(test: (record: Record<string, unknown>) => boolean): Record<string, unknown> | undefined
+  /** Every record before the range in the written output (kept, or written for an earlier range), in order. */
+  written(): readonly Record<string, unknown>[]
 }
 
 /**

@@ -353,22 +353,54 @@ function appendRecords(messages: readonly Message[], options: Required<CodexForm
 }
 
 /**
- * Writes a compacted range of a rollout as Codex does when it compacts: a `compacted` record holding the summary, then
- * an `event_msg` `context_compacted`, unless the transcript was read from the rollout's message events (an older
- * rollout with no message items): there the message events are the messages, and the event would hide those after
- * the range. Without it, a rollout compacted whole (no message item left) was read back from the copies of the
- * replaced messages that Codex logs as events, kept in the range as records that are no messages.
+ * Writes a compacted range of a rollout as Codex does when it compacts: a `compacted` record holding the summary and
+ * its `replacement_history`, then an `event_msg` `context_compacted`. On resume Codex takes the newest compaction's
+ * `replacement_history` for the whole history before it, and rebuilds a compaction without one from the user
+ * messages before it and the summary alone (codex-rs `reconstruct_history_from_rollout`), which would drop the
+ * assistant turns and tool calls kept before a range in the middle of the log. So the history is written out: the
+ * response items before the range in the written log, replayed as Codex replays them (an earlier compaction resets
+ * it), then the summary as a user message. A transcript read from the rollout's message events (an older rollout with
+ * no message items) gets the `compacted` record alone: there the message events are the messages, and the event would
+ * hide those after the range. Without the event, a rollout compacted whole (no message item left) was read back from
+ * the copies of the replaced messages that Codex logs as events.
  */
 export function createCodexCompaction(transcript: Transcript, options: CodexFormatOptions = {}): LogCompaction {
   const resolved = { now: options.now ?? (() => new Date()) }
   const fromEvents = isRecord(transcript.envelope) && transcript.envelope['eventMessages'] === true
   return {
-    replace({ text }) {
-      const summary = appendRecords([{ role: 'user', parts: [{ type: 'summary', text, source: 'floorguard' }] }], resolved)
-      if (fromEvents) return { lines: summary }
-      return { lines: `${summary}${JSON.stringify({ timestamp: resolved.now().toISOString(), type: 'event_msg', payload: { type: 'context_compacted' } })}\n` }
+    replace(context) {
+      const write = (type: string, payload: Record<string, unknown>) => `${JSON.stringify({ timestamp: resolved.now().toISOString(), type, payload })}\n`
+      if (fromEvents) return { lines: write('compacted', { message: context.text }) }
+      const history = [...replayedHistory(context.written()), userMessageItem(context.text)]
+      return { lines: `${write('compacted', { message: context.text, replacement_history: history })}${write('event_msg', { type: 'context_compacted' })}` }
     },
   }
+}
+
+/** A user message response item holding `text`. */
+function userMessageItem(text: string): Record<string, unknown> {
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] }
+}
+
+/**
+ * The history Codex rebuilds from rollout records on resume: response items in order; a `compacted` record replaces
+ * it with its `replacement_history`, or, without one, with the user messages so far and its summary.
+ */
+function replayedHistory(records: readonly Record<string, unknown>[]): unknown[] {
+  let history: unknown[] = []
+  for (const record of records) {
+    if (isBareItem(record)) history.push(record)
+    else if (record['type'] === 'response_item' && isRecord(record['payload'])) history.push(record['payload'])
+    else if (record['type'] === 'compacted' && isRecord(record['payload'])) {
+      const compacted = record['payload']
+      if (Array.isArray(compacted['replacement_history'])) history = [...compacted['replacement_history']]
+      else {
+        const users = history.filter((item) => isRecord(item) && item['type'] === 'message' && item['role'] === 'user')
+        history = [...users, userMessageItem(typeof compacted['message'] === 'string' ? compacted['message'] : '')]
+      }
+    }
+  }
+  return history
 }
 
 /** Creates the Codex rollout format with the given clock for appended records. */
