@@ -71,7 +71,7 @@ describe('describeVerification', () => {
       'floorguard: the summary kept 12 of 87 state items verbatim; all 87 go back into context when the session resumes (20 of them in the ledger file)',
     )
     expect(describeVerification({ total: 3, kept: undefined, putBack: true, inFile: 0, note: 'the summary is encrypted (a server-side compaction)' })).toBe(
-      'floorguard: the summary is encrypted (a server-side compaction); all 3 were put back',
+      'floorguard: the summary is encrypted (a server-side compaction); all 3 state items were put back',
     )
     expect(describeVerification({ total: 0, kept: 0, putBack: true, inFile: 0 })).toBe('floorguard: the compacted messages held no state items to keep')
   })

@@ -122,6 +122,11 @@ export function describeVerification(options: DescribeVerificationOptions): stri
   if (total === 0) return 'floorguard: the compacted messages held no state items to keep'
   const back = options.putBack ? `all ${total} were put back` : `all ${total} go back into context when the session resumes`
   const file = options.inFile > 0 ? ` (${options.inFile} of them in the ledger file)` : ''
-  if (options.kept === undefined) return `floorguard: ${options.note ?? 'the summary was not available to check'}; ${back}${file}`
+  if (options.kept === undefined) {
+    // No count before it to name the items: the sentence names them itself.
+    const items = `${total} state item${total === 1 ? '' : 's'}`
+    const named = options.putBack ? `all ${items} were put back` : `all ${items} go back into context when the session resumes`
+    return `floorguard: ${options.note ?? 'the summary was not available to check'}; ${named}${file}`
+  }
   return `floorguard: the summary kept ${options.kept} of ${total} state item${total === 1 ? '' : 's'} verbatim; ${back}${file}`
 }

@@ -298,10 +298,10 @@ export const auditCommand: CliCommand = {
       const lines = [rows.length > 0 ? renderTable(rows) : 'no transcripts audited']
       lines.push(
         '',
-        `${totals.files} files audited (${(totals.bytes / 1e6).toFixed(1)} MB), ${totals.skipped} skipped, ${totals.failed} failed; ` +
-          `${totals.summaries} summaries kept ${totals.survived} of ${totals.items} items verbatim (${percent(totals.survival)}); ` +
-          `of ${totals.futureReferenced} items used again after their summary, ${totals.futureLost} had been lost (${percent(totals.futureLostShare)}); ` +
-          `${totals.counterfactual} summaries lost a constraint, an error or a current decision`,
+        `${counted(totals.files, 'file')} audited (${(totals.bytes / 1e6).toFixed(1)} MB), ${totals.skipped} skipped, ${totals.failed} failed; ` +
+          `${counted(totals.summaries, 'summary', 'summaries')} kept ${totals.survived} of ${counted(totals.items, 'item')} verbatim (${percent(totals.survival)}); ` +
+          `of ${counted(totals.futureReferenced, 'item')} used again after their summary, ${totals.futureLost} had been lost (${percent(totals.futureLostShare)}); ` +
+          `${counted(totals.counterfactual, 'summary', 'summaries')} lost a constraint, an error or a current decision`,
       )
       if (totals.cuts > 0) lines.push(`without summaries: ${totals.cuts} compactions at slot ${slot}: ${totals.wouldCompact} compact, ${totals.wouldSplit} split, ${totals.wouldRefuse} refuse`)
       await io.stdout(`${lines.join('\n')}\n`)
@@ -309,4 +309,9 @@ export const auditCommand: CliCommand = {
     if (internal) return 1
     return failed.length > 0 ? 2 : 0
   },
+}
+
+/** `1 file`, `3 files`: a count with its noun in the number it takes. */
+function counted(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`
 }
