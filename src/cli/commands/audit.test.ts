@@ -116,6 +116,26 @@ describe.skipIf(!fresh)('floorguard audit as a process', () => {
     expect(file.wouldCompact + file.wouldSplit + file.wouldRefuse).toBe(file.cuts.length)
   })
 
+  it('a compaction whose summary the log lacks shows no kept count and no decision (a re-test: "kept 0/1", "refuse")', () => {
+    const file = join(work, 'boundary-only.jsonl')
+    const record = (type: string, uuid: string, parentUuid: string | null, extra: object) => ({ type, uuid, parentUuid, sessionId: 's', isSidechain: false, timestamp: '2026-03-09T02:10:00Z', ...extra })
+    writeFileSync(
+      file,
+      lines([
+        record('user', 'u1', null, { message: { role: 'user', content: 'Fix main.go.' } }),
+        record('assistant', 'u2', 'u1', { message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Fixed main.go.' }] } }),
+        record('system', 'b1', null, { subtype: 'compact_boundary', content: 'Conversation compacted', compactMetadata: { trigger: 'auto', preTokens: 900 } }),
+        record('user', 'u3', 'b1', { message: { role: 'user', content: 'Next.' } }),
+      ]),
+    )
+    const run = spawnSync(process.execPath, [BIN, 'audit', file], { encoding: 'utf8', timeout: 60_000 })
+    expect(run.status, run.stderr).toBe(0)
+    const row = run.stdout.split('\n').find((line) => line.includes('boundary-only.jsonl'))!
+    expect(row).toContain('(summary not in log)')
+    expect(row).toMatch(/ -\/\d+ /)
+    expect(row.trimEnd().endsWith(' -')).toBe(true)
+  })
+
   it('--jobs 1 and --jobs 2 print the same report', () => {
     const one = audit(['logs', 'broken.jsonl', '--json', '--jobs', '1'])
     const two = audit(['logs', 'broken.jsonl', '--json', '--jobs', '2'])

@@ -145,12 +145,13 @@ function tableRows(audit: FileAudit): string[][] {
     audit.file,
     audit.format,
     `${summary.message}${summary.line === undefined ? '' : ` (line ${summary.line})`}`,
-    `${summary.survived}/${summary.items}`,
+    // Without the summary's text nothing is known kept, nor what size a summary had to hold: no count, no decision.
+    summary.summaryMissing ? `-/${summary.items}` : `${summary.survived}/${summary.items}`,
     percent(summary.survival),
     `${summary.futureLost}/${summary.futureReferenced}`,
     summary.counterfactual ? `yes (${summary.counterfactualReasons.join(', ')})` : 'no',
     `${summary.floor} vs ${summary.summaryTokens}${summary.summaryMissing ? ' (summary not in log)' : ''}`,
-    summary.decision + (summary.parts ? ` into ${summary.parts}` : '') + (summary.reason ? ` (${summary.reason})` : ''),
+    summary.summaryMissing ? '-' : summary.decision + (summary.parts ? ` into ${summary.parts}` : '') + (summary.reason ? ` (${summary.reason})` : ''),
   ])
 }
 
