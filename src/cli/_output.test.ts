@@ -226,6 +226,20 @@ describe('compact -o: what is there is never replaced by something else', () => 
     expect(readdirSync(locked)).toEqual([])
     expect(existsSync(marker)).toBe(false)
   })
+
+  it.skipIf(!existsSync('/proc/version'))('refuses a directory that takes no new files whatever its permission bits say (/proc), before any summarizer runs', async () => {
+    // A black-box re-test: `-o /proc/version` passed the checks (as root) and failed at the write, exit 1, naming a
+    // file that exists as missing.
+    const dir = setup()
+    const marker = join(dir, 'summarizer-ran')
+    const { code, stderr } = await runCaptured([...ARGS, '--summarizer', `cmd:touch '${marker}'; cat >/dev/null; echo summary`, '-o', '/proc/version'], { cwd: dir, env: { PATH: process.env.PATH } })
+    expect(code).toBe(2)
+    expectOneLine(stderr, /-o \/proc\/version: cannot create a file in \/proc: /)
+    expect(existsSync(marker)).toBe(false)
+    // In a directory that takes files, the probe leaves nothing behind.
+    expect((await runCaptured([...ARGS, '-o', 'out.json'], { cwd: dir, env: { PATH: process.env.PATH } })).code).toBe(0)
+    expect(readdirSync(dir).filter((name) => name.includes('probe') || name.endsWith('.tmp'))).toEqual([])
+  })
 })
 
 describe('compact -o: a regular OUT is replaced atomically', () => {

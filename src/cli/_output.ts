@@ -81,6 +81,16 @@ async function checkDirectory(directory: string, refuse: (reason: string) => Usa
   } catch (error) {
     throw refuse(`cannot create a file in ${directory}: ${describeSystemError(error)}`)
   }
+  // Permission bits do not say it all (root passes them; /proc and /sys take no new files; a read-only bind mount):
+  // create and remove the empty file the write's own temp file would be, so a directory that takes none is refused
+  // here, with exit 2, before any summarizer runs.
+  const probe = join(directory, `.floorguard-probe-${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
+  try {
+    await (await open(probe, 'wx')).close()
+  } catch (error) {
+    throw refuse(`cannot create a file in ${directory}: ${describeSystemError(error)}`)
+  }
+  await unlink(probe).catch(() => undefined)
 }
 
 async function checkWritable(path: string, refuse: (reason: string) => UsageError): Promise<void> {
