@@ -29,7 +29,7 @@ export function parseJson(text: string, file: string, lineOffset = 0): unknown {
     const offset = position ? Number(position[1]) : (scanJsonPrefix(text).errorOffset ?? text.length)
     const { line, column } = lineColumnAt(text, offset)
     const got = offset >= text.length ? 'end of input' : JSON.stringify(text.slice(offset, offset + 12))
-    if (column === 1 && line > 1 && isWholeValue(text.slice(0, offset))) {
+    if (column === 1 && line > 1 && isJsonText(text.slice(0, offset))) {
       // One value a line: a JSONL file that a document format was asked to read (or auto-detection took for one, from
       // a first record longer than the head it looks at).
       throw new InvalidInputError(
@@ -48,7 +48,7 @@ export function parseJson(text: string, file: string, lineOffset = 0): unknown {
 }
 
 /** Whether `text` parses as one JSON value. */
-function isWholeValue(text: string): boolean {
+export function isJsonText(text: string): boolean {
   try {
     JSON.parse(text)
     return true

@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../../errors.js'
 import type { FormatSource, ReadOptions } from '../../spec/format.js'
 import type { Message, Part, Role, Transcript } from '../../spec/transcript.js'
-import { assertJsonDepth, parseJson } from '../json.js'
+import { assertJsonDepth, isJsonText, parseJson } from '../json.js'
 import { pairToolCalls } from '../render.js'
 import { isRecord } from '../_json-prefix.js'
 
@@ -97,14 +97,6 @@ export function stringifyArguments(value: unknown): string {
   return value === undefined ? '{}' : JSON.stringify(value)
 }
 
-function isJsonText(text: string): boolean {
-  try {
-    JSON.parse(text)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** A short stand-in for content that is not text: `[image]`, `[file: report.pdf]`. Documented in the formats' docs. */
 export function placeholder(kind: string, label?: unknown): string {
