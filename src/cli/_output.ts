@@ -84,7 +84,7 @@ async function checkDirectory(directory: string, refuse: (reason: string) => Usa
   // Permission bits do not say it all (root passes them; /proc and /sys take no new files; a read-only bind mount):
   // create and remove the empty file the write's own temp file would be, so a directory that takes none is refused
   // here, with exit 2, before any summarizer runs.
-  const probe = join(directory, `.floorguard-probe-${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
+  const probe = join(directory, `.floorguard-probe-${process.pid}-${randomBytes(4).toString('hex')}`)
   try {
     await (await open(probe, 'wx')).close()
   } catch (error) {
