@@ -113,8 +113,10 @@ export function urlEnd(text: string, start: number, end: number): number {
     const code = text.charCodeAt(to - 1)
     if (code !== 46 && code !== 44 && code !== 59 && code !== 58 && code !== 33 && code !== 63 && code !== 39) break
   }
-  const scheme = text.indexOf('://', start)
-  if (scheme !== -1 && scheme < to) return scheme + 3 < to ? to : -1
+  // `://` looked for inside the word only: an indexOf past it would scan the rest of the text for every such word.
+  for (let at = start; at + 2 < to; at++) {
+    if (text.charCodeAt(at) === 58 && text.charCodeAt(at + 1) === 47 && text.charCodeAt(at + 2) === 47) return at + 3 < to ? to : -1
+  }
   return to - start >= 2 ? to : -1
 }
 
