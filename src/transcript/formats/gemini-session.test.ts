@@ -90,5 +90,21 @@ describe('gemini-session format', () => {
     expect(best(fixture('session.jsonl'))).toEqual(['gemini-session'])
     expect(best(line({ messages: [{ role: 'user', content: 'hi' }] }))).not.toContain('gemini-session')
     expect(best(line({ type: 'init', timestamp: '2026-04-10T10:00:00Z', session_id: 's-1', model: 'gemini-2.5-pro' }))).not.toContain('gemini-session')
+    // A re-test: a chat export with session keys of its own was taken for a recording and read as 0 messages.
+    const chat = line({ sessionId: 's-1', projectHash: 'p', startTime: 't', messages: [{ role: 'user', content: 'Fix the parser.' }] })
+    expect(best(chat)).not.toContain('gemini-session')
+  })
+
+  it('refuses a message without a type instead of dropping it, and warns of types it does not know', async () => {
+    const chat = line({ sessionId: 's-1', projectHash: 'p', startTime: 't', messages: [{ role: 'user', content: 'Fix the parser.' }] })
+    await expect(geminiSessionFormat.read(sourceFromString('chat.json', chat))).rejects.toThrow(/chat\.json: \/messages\/0: expected a Gemini CLI message record with a "type", got an object without one \(a `role`/)
+    const odd = await read([META, line({ id: 'a', type: 'user', content: 'hi' }), line({ id: 'b', type: 'plan', content: 'x' }), line({ id: 'c', type: 'info', content: 'Saved.' })].join('\n'))
+    expect(odd.messages).toHaveLength(1)
+    expect(odd.warnings).toEqual(['session.jsonl: line 3: skipped a record of a type that is neither a message (user, gemini) nor a notice (info, error, warning)'])
+  })
+
+  it('takes an empty $set of the messages for no replacement, as Gemini CLI does', async () => {
+    const text = [META, line({ id: 'a', type: 'user', content: 'first' }), line({ $set: { messages: [], lastUpdated: 't' } }), line({ id: 'b', type: 'gemini', content: 'reply' })].join('\n')
+    expect(shape((await read(text)).messages)).toEqual(['user:text', 'assistant:text'])
   })
 })

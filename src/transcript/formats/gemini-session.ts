@@ -25,6 +25,7 @@
 import { InvalidInputError } from '../../errors.js'
 import type { FormatSource, ReadOptions, TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part } from '../../spec/transcript.js'
+import { scanJsonlHead, scanJsonPrefix } from '../_json-prefix.js'
 import { parseJson } from '../json.js'
 import { finishTranscript } from './_document.js'
 
@@ -44,11 +45,15 @@ export interface GeminiSessionRead {
   readonly skippedTypes: Readonly<Record<string, number>>
   /** Lines skipped because they are not JSON objects (lenient only), with their line numbers. */
   readonly malformedLines: readonly number[]
+  /** Where records of a type that is neither a message nor a notice were skipped (`line 7`, `/messages/3`). */
+  readonly unknownTypes: readonly string[]
   /** The session's metadata: the document's other keys, or the JSONL metadata line. */
   readonly session: Json | undefined
 }
 
 const SNAPSHOT_OPEN = '<state_snapshot>'
+/** The CLI's own notices, never sent to the model: skipped without a warning. */
+const NOTICE_TYPES = new Set(['info', 'error', 'warning'])
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -85,7 +90,7 @@ export function geminiContentText(content: unknown): string {
 }
 
 /** Maps message records to messages (see the module's comment). */
-function toMessages(entries: readonly Entry[], skippedTypes: Record<string, number>, keepSource: boolean): Message[] {
+function toMessages(entries: readonly Entry[], skippedTypes: Record<string, number>, keepSource: boolean, unknown: string[]): Message[] {
   const messages: Message[] = []
   const resultsRead = new Set<string>()
   const provenance = (entry: Entry) => (entry.line !== undefined ? { line: entry.line } : entry.pointer !== undefined ? { pointer: entry.pointer } : undefined)
@@ -161,6 +166,7 @@ function toMessages(entries: readonly Entry[], skippedTypes: Record<string, numb
     } else {
       const name = typeof type === 'string' ? type : 'untyped'
       skippedTypes[name] = (skippedTypes[name] ?? 0) + 1
+      if (!NOTICE_TYPES.has(name)) unknown.push(entry.line !== undefined ? `line ${entry.line}` : (entry.pointer ?? ''))
     }
   }
   return messages
@@ -199,12 +205,16 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
     }
     const entries: Entry[] = []
     document['messages'].forEach((record, index) => {
-      if (isObject(record)) entries.push({ record, pointer: `/messages/${index}` })
-      else if (!options.lenient) throw new InvalidInputError(`expected a message record object, got ${record === null ? 'null' : typeof record}`, { file, field: `/messages/${index}` })
+      if (isObject(record) && typeof record['type'] === 'string') entries.push({ record, pointer: `/messages/${index}` })
+      else if (!options.lenient) {
+        const got = !isObject(record) ? (record === null ? 'null' : typeof record) : `an object without one${'role' in record ? ' (a `role`: another format\'s message; try --format)' : ''}`
+        throw new InvalidInputError(`expected a Gemini CLI message record with a "type", got ${got}`, { file, field: `/messages/${index}` })
+      }
     })
     const session: Json = {}
     for (const [key, value] of Object.entries(document)) if (key !== 'messages') session[key] = value
-    return { messages: toMessages(entries, skippedTypes, keepSource), skippedTypes, malformedLines: [], session }
+    const unknown: string[] = []
+    return { messages: toMessages(entries, skippedTypes, keepSource, unknown), skippedTypes, malformedLines: [], unknownTypes: unknown, session }
   }
   const entries: Entry[] = []
   const byId = new Map<string, number>()
@@ -236,7 +246,8 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
     }
     const set = record['$set']
     if (isObject(set)) {
-      if (Array.isArray(set['messages'])) {
+      // An empty list replaces nothing: Gemini CLI's loader takes `$set.messages` only when it holds messages.
+      if (Array.isArray(set['messages']) && set['messages'].length > 0) {
         entries.length = 0
         byId.clear()
         for (const message of set['messages']) {
@@ -266,19 +277,32 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
       entries.push({ record, line })
     }
   })
-  return { messages: toMessages(entries, skippedTypes, keepSource), skippedTypes, malformedLines, session }
+  const unknown: string[] = []
+  return { messages: toMessages(entries, skippedTypes, keepSource, unknown), skippedTypes, malformedLines, unknownTypes: unknown, session }
 }
 
-/** How sure the head is a session recording: the document starts with `sessionId`; JSONL starts with the metadata line. */
+/**
+ * How sure the head is a session recording: the document starts with `sessionId` (JSONL: its metadata line) and
+ * `projectHash`, and holds typed messages, no `role`.
+ */
 export function detectGeminiSession(head: string): number {
   const start = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head
-  if (/^\s*\{\s*"sessionId"\s*:\s*"/.test(start) && start.includes('"projectHash"')) return 0.9
-  return 0
+  if (!/^\s*\{\s*"sessionId"\s*:\s*"/.test(start) || !start.includes('"projectHash"')) return 0
+  // The first message says it: typed (`user`, `gemini`, …) and without a `role`, which another format's message has
+  // (a chat export with session keys of its own). A document's head is read as a JSON prefix; JSONL's as lines.
+  const scanned = scanJsonPrefix(start)
+  const document = scanned.errorOffset === undefined && isObject(scanned.value) && Array.isArray(scanned.value['messages']) ? scanned.value['messages'] : undefined
+  const first = (document ?? scanJsonlHead(start).slice(1))[0]
+  if (first === undefined) return document === undefined ? 0.6 : 0.9
+  return isObject(first) && typeof first['type'] === 'string' && !('role' in first) ? 0.9 : 0
 }
 
 async function read(source: FormatSource, options?: ReadOptions) {
   const read = readGeminiSessionText(await source.text(), { file: source.name, lenient: options?.lenient === true, keepSource: options?.keepSource !== false })
-  const warnings = read.malformedLines.map((line) => `${source.name}:${line}: skipped a line that is not a session record`)
+  const warnings = [
+    ...read.malformedLines.map((line) => `${source.name}:${line}: skipped a line that is not a session record`),
+    ...read.unknownTypes.map((at) => `${source.name}: ${at}: skipped a record of a type that is neither a message (user, gemini) nor a notice (info, error, warning)`),
+  ]
   const envelope = { ...(read.session ? { session: read.session } : {}), skipped: read.skippedTypes }
   return finishTranscript('gemini-session', read.messages, envelope, warnings)
 }
