@@ -71,7 +71,7 @@ export function writeCompacted(options: WriteCompactedOptions): Buffer {
     return spliceDocument(input, options.transcript, options.summaries, format) ?? Buffer.from(writeTranscript(options.compacted), 'utf8')
   }
   if (!format.append) {
-    throw new InvalidInputError(`format ${format.name} has no writer, so a compacted copy cannot be written; convert it to openai or anthropic first`, { file: '<output>' })
+    throw new InvalidInputError(`format ${format.name} has no writer, so a compacted copy cannot be written`, { file: '<output>' })
   }
   const factory = LOG_COMPACTIONS[format.name]
   const compaction: LogCompaction = factory

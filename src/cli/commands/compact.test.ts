@@ -74,6 +74,19 @@ describe('floorguard compact: what it reads', () => {
   })
 })
 
+describe('floorguard compact: a range before the log\'s own compaction', () => {
+  // A black-box re-test: summaries written before a Claude Code compaction were never reloaded, and nothing said so.
+  const native = readFileSync(fileURLToPath(new URL('../../transcript/formats/__fixtures__/claude-code/native-session.jsonl', import.meta.url)), 'utf8')
+  it('warns that Claude Code will not reload it, and says nothing for a range after it', async () => {
+    const before = setup({ 'session.jsonl': native })
+    expect(await compactCommand.run(['session.jsonl', '--range', '0:3', '--slot', '4000', '-o', 'out.jsonl'], before.io)).toBe(0)
+    expect(before.err()).toMatch(/^floorguard compact: warning: messages 0:3 lie before the log's own compaction at line 13; Claude Code resumes from its last compaction, so it will not reload this summary$/m)
+    const after = setup({ 'session.jsonl': native })
+    await compactCommand.run(['session.jsonl', '--range', '4:6', '--slot', '4000', '-o', 'out.jsonl'], after.io)
+    expect(after.err()).not.toMatch(/lie before the log's own compaction/)
+  })
+})
+
 describe('floorguard compact', () => {
   it('compacts an OpenAI document into OUT, atomically, leaving the input and every other message untouched', async () => {
     const input = JSON.stringify(OPENAI, null, 2)

@@ -102,6 +102,18 @@ async function samePath(a: string, b: string): Promise<boolean> {
   return (await real(a)) === (await real(b))
 }
 
+/**
+ * The line of a compaction the log records after the messages before `end` (a Claude Code `compact_boundary` read into
+ * `envelope.compactions`), or undefined: a summary written before it is not what a resume reloads.
+ */
+function compactionAfter(transcript: Transcript, end: number): number | undefined {
+  const envelope = transcript.envelope as { compactions?: ReadonlyArray<{ line: number }> } | undefined
+  const last = transcript.messages[end - 1]?.provenance
+  if (!envelope?.compactions || last?.line === undefined) return undefined
+  const after = last.endLine ?? last.line
+  return envelope.compactions.find((compaction) => compaction.line > after)?.line
+}
+
 /** `floorguard compact`: estimate → plan → summarize → verify, then write the compacted transcript. */
 export const compactCommand: CliCommand = {
   name: 'compact',
@@ -137,9 +149,13 @@ export const compactCommand: CliCommand = {
     reportWarnings(transcript, 'compact', io)
     const format = getFormat(transcript.format)
     if (!format.write && !format.append) {
-      throw new UsageError(`format ${transcript.format} has no writer, so floorguard cannot write a compacted copy; convert it to openai or anthropic first`)
+      throw new UsageError(`${input.name}: format ${transcript.format} has no writer, so floorguard cannot write a compacted copy of it (check, plan and audit read it)`)
     }
     const [start, end] = resolveRange(range, transcript.messages.length)
+    const later = compactionAfter(transcript, end)
+    if (later !== undefined) {
+      await io.stderr(`floorguard compact: warning: messages ${start}:${end} lie before the log's own compaction at line ${later}; Claude Code resumes from its last compaction, so it will not reload this summary\n`)
+    }
     // Aborted on an interrupt and whenever this command ends: a command summarizer's process group never outlives it.
     const stop = new AbortController()
     const onInterrupt = (): void => stop.abort()
