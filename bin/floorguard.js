@@ -39,14 +39,8 @@ function runBundle(time) {
   try {
     if (statSync(CODE_CACHE).mtimeMs >= time) cachedData = readFileSync(CODE_CACHE)
   } catch {}
-  const dynamicImport = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER
-  // Without a loader for the bundle's own import() (Node 20 before 20.12), Node's require runs it, without the cache.
-  if (dynamicImport === undefined) return createRequire(import.meta.url)(BUNDLE)
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: BUNDLE,
-    cachedData,
-    importModuleDynamically: dynamicImport,
-  })
+  // The bundle has no import() (the build turns a package's into require), so it needs no module loader of vm's.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: BUNDLE, cachedData })
   if (process.env.FLOORGUARD_TRAIN_CODE_CACHE === '1') process.once('exit', () => writeCodeCache(script))
   const module = { exports: {} }
   script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE))

@@ -60,7 +60,9 @@ try {
       return command !== null && importer === join(cli, 'main.js') && !BUNDLED.has(command[1])
     },
   })
-  await build.write({ file: temporary, format: 'cjs', codeSplitting: false, sourcemap: false })
+  // import() of a package becomes require(): a function compiled from V8's code cache loses the script's loader for
+  // import() (Node 20), and that loader warns that it is experimental.
+  await build.write({ file: temporary, format: 'cjs', codeSplitting: false, sourcemap: false, dynamicImportInCjs: false })
   await build.close()
   // Renamed into place: a process starting meanwhile reads the old bundle or the new one, never half of one.
   renameSync(temporary, bundle)

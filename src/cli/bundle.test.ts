@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -100,6 +100,28 @@ describe('the bundle built from dist/', () => {
     const viaModules = run({ FLOORGUARD_NO_BUNDLE: '1' })
     expect(viaBundle.stdout.length + viaBundle.stderr.length).toBeGreaterThan(0)
     expect({ status: viaBundle.status, stdout: viaBundle.stdout, stderr: viaBundle.stderr }).toEqual({ status: viaModules.status, stdout: viaModules.stdout, stderr: viaModules.stderr })
+  })
+
+  // Without the rank table built ahead, the bundle loads gpt-tokenizer's data through require (a CommonJS bundle's
+  // import() of a package is a require): it once counted with the module object instead of the table it holds.
+  it.skipIf(!fresh)('counts as the modules do without the rank table built ahead (gpt-tokenizer loaded by the bundle)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'floorguard-bundle-ranks-'))
+    try {
+      mkdirSync(join(root, 'bin'))
+      mkdirSync(join(root, 'dist', 'cli'), { recursive: true })
+      copyFileSync(BIN, join(root, 'bin', 'floorguard.js'))
+      copyFileSync(join(REPO, 'package.json'), join(root, 'package.json'))
+      copyFileSync(built, join(root, 'dist', 'cli', 'main.js'))
+      copyFileSync(bundled, join(root, 'dist', 'cli', 'main.bundle.cjs'))
+      utimesSync(join(root, 'dist', 'cli', 'main.js'), 1_000_000, 1_000_000)
+      symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'))
+      const run = (bin: string) => spawnSync(process.execPath, [bin, 'check', example, '--json'], { encoding: 'utf8', env: { ...process.env, FLOORGUARD_NO_BUNDLE: '', FLOORGUARD_TRAIN_CODE_CACHE: '' }, timeout: 30_000 })
+      const without = run(join(root, 'bin', 'floorguard.js'))
+      expect(without.status, without.stderr).toBe(0)
+      expect(without.stdout).toBe(run(BIN).stdout)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 
   const ranks = join(REPO, 'dist', 'tokenize', 'o200k_base.ranks')

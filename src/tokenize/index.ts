@@ -54,12 +54,17 @@ async function readBuiltAhead(name: ExactName): Promise<RankTable | undefined> {
 
 /** Only gpt-tokenizer's rank data is used, not its encoder (which would build a 200k-entry Map of its own). */
 async function importRankData(name: ExactName): Promise<ReadonlyArray<string | readonly number[]>> {
+  let data: unknown
   try {
-    const data = name === 'o200k_base' ? await import('gpt-tokenizer/bpeRanks/o200k_base') : await import('gpt-tokenizer/bpeRanks/cl100k_base')
-    return data.default
+    data = (name === 'o200k_base' ? await import('gpt-tokenizer/bpeRanks/o200k_base') : await import('gpt-tokenizer/bpeRanks/cl100k_base')).default
   } catch (error) {
     throw new FloorguardError('missing-dependency', `tokenizer ${name} needs the gpt-tokenizer package: run \`npm i gpt-tokenizer\``, { cause: error })
   }
+  // The module's default export, or, loaded as CommonJS through a bundler's interop (the CLI's bundle requires it),
+  // the exports object that holds it: the table is an array either way, and anything else is refused, never counted with.
+  const ranks = Array.isArray(data) ? data : data !== null && typeof data === 'object' ? (data as { default?: unknown }).default : undefined
+  if (!Array.isArray(ranks)) throw new FloorguardError('missing-dependency', `tokenizer ${name}: gpt-tokenizer's rank data is not an array; reinstall gpt-tokenizer`)
+  return ranks as ReadonlyArray<string | readonly number[]>
 }
 
 /** Counts code points: ceil(code points / 4), the heuristic for callers without a model. */
