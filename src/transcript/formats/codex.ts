@@ -311,10 +311,15 @@ function outputText(output: unknown, at: FieldLocation, base: string): { content
   }
 }
 
+/** One rollout record as a JSONL line: `{timestamp, type, payload}`. */
+function rolloutLine(now: () => Date, type: string, payload: Record<string, unknown>): string {
+  return `${JSON.stringify({ timestamp: now().toISOString(), type, payload })}\n`
+}
+
 function appendRecords(messages: readonly Message[], options: Required<CodexFormatOptions>): string {
   let out = ''
   const write = (type: string, payload: Record<string, unknown>) => {
-    out += `${JSON.stringify({ timestamp: options.now().toISOString(), type, payload })}\n`
+    out += rolloutLine(options.now, type, payload)
   }
   for (const message of messages) {
     const role = message.role === 'system' ? 'developer' : message.role === 'assistant' ? 'assistant' : 'user'
@@ -369,7 +374,7 @@ export function createCodexCompaction(transcript: Transcript, options: CodexForm
   const fromEvents = isRecord(transcript.envelope) && transcript.envelope['eventMessages'] === true
   return {
     replace(context) {
-      const write = (type: string, payload: Record<string, unknown>) => `${JSON.stringify({ timestamp: resolved.now().toISOString(), type, payload })}\n`
+      const write = (type: string, payload: Record<string, unknown>) => rolloutLine(resolved.now, type, payload)
       if (fromEvents) return { lines: write('compacted', { message: context.text }) }
       const history = [...replayedHistory(context.written()), userMessageItem(context.text)]
       return { lines: `${write('compacted', { message: context.text, replacement_history: history })}${write('event_msg', { type: 'context_compacted' })}` }

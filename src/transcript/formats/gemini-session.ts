@@ -25,7 +25,7 @@
 import { InvalidInputError } from '../../errors.js'
 import type { FormatSource, ReadOptions, TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part } from '../../spec/transcript.js'
-import { scanJsonlHead, scanJsonPrefix } from '../_json-prefix.js'
+import { isRecord as isObject, scanJsonlHead, scanJsonPrefix } from '../_json-prefix.js'
 import { parseJson } from '../json.js'
 import { finishTranscript } from './_document.js'
 
@@ -54,10 +54,6 @@ export interface GeminiSessionRead {
 const SNAPSHOT_OPEN = '<state_snapshot>'
 /** The CLI's own notices, never sent to the model: skipped without a warning. */
 const NOTICE_TYPES = new Set(['info', 'error', 'warning'])
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 /** The text of a result's `functionResponse.response`: its `output` or `error`, else its JSON. */
 function responseText(response: Json): string {
