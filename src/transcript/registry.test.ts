@@ -31,12 +31,13 @@ const scores = (head: string): string =>
     .join(' ')
 
 describe('format registry', () => {
-  it('holds all twelve formats under their own names', () => {
+  it('holds all thirteen formats under their own names', () => {
     expect(transcriptFormatNames).toEqual([
       'openai',
       'openai-responses',
       'anthropic',
       'ai-sdk',
+      'gemini',
       'claude-code',
       'claude-agent-events',
       'codex',

@@ -8,6 +8,7 @@ import { claudeAgentEventsFormat } from './formats/claude-agent-events.js'
 import { claudeCodeFormat } from './formats/claude-code.js'
 import { codexFormat } from './formats/codex.js'
 import { geminiCliFormat } from './formats/gemini-cli.js'
+import { geminiFormat } from './formats/gemini.js'
 import { geminiSessionFormat } from './formats/gemini-session.js'
 import { openaiResponsesFormat } from './formats/openai-responses.js'
 import { openaiFormat } from './formats/openai.js'
@@ -20,6 +21,7 @@ export const transcriptFormats = {
   'openai-responses': openaiResponsesFormat,
   anthropic: anthropicFormat,
   'ai-sdk': aiSdkFormat,
+  gemini: geminiFormat,
   'claude-code': claudeCodeFormat,
   'claude-agent-events': claudeAgentEventsFormat,
   codex: codexFormat,
