@@ -152,12 +152,15 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     }
     return
   }
-  if (PAYLOAD_KEYS.has(name)) {
+  const long = value.length > SHORT_PAYLOAD_LENGTH || lines > SHORT_PAYLOAD_LINES
+  // A free-form tool's input (Codex's `apply_patch` custom tool: the call's arguments are one string) or an `input`
+  // argument is a payload when long, as a patch or a file's content under a payload key is.
+  if (PAYLOAD_KEYS.has(name) || (long && (name === 'arguments' || name === 'input') && (value.length > options.maxLength || lines > options.maxLines))) {
     // A short payload (a one-line edit) is read as code whole; a long one (a file written, a patch) for the values
-    // written into it only (see PAYLOAD_VALUE_KINDS). Measured on the corpus's real compaction points, the values of
-    // files the agent wrote were 48 of the 120 items a session used again after its first summary.
-    const long = value.length > SHORT_PAYLOAD_LENGTH || lines > SHORT_PAYLOAD_LINES
-    payloadItems(value, 0, value.length, long ? PAYLOAD_VALUE_KINDS : undefined, inOrder(value, at, json), options.caches, push)
+    // written into it only (see PAYLOAD_VALUE_KINDS), and for the files a patch names in its headers (the target path
+    // stands for the payload). Measured on the corpus's real compaction points, the values of files the agent wrote
+    // were 48 of the 120 items a session used again after its first summary.
+    payloadItems(value, 0, value.length, long ? PAYLOAD_VALUE_KINDS : undefined, inOrder(value, at, json), options.caches, push, long ? patchTargets(value) : [])
     return
   }
   if (COMMAND_KEYS.has(name)) {
@@ -215,15 +218,69 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
  * Pushes the items of the payload `value[start, end)` read as code (only those of `kinds` when given), located by
  * `locate`, which takes ranges in increasing order.
  */
-function payloadItems(value: string, start: number, end: number, kinds: ReadonlySet<string> | undefined, locate: (start: number, end: number) => [number, number], caches: ScanCaches, push: Push): void {
+function payloadItems(
+  value: string,
+  start: number,
+  end: number,
+  kinds: ReadonlySet<string> | undefined,
+  locate: (start: number, end: number) => [number, number],
+  caches: ScanCaches,
+  push: Push,
+  targets: ReadonlyArray<readonly [number, number]> = [],
+): void {
   const spans = scanText(value, start, end, { mode: 'code', caches, into: new SpanList(16) })
+  let target = 0
+  // Targets and spans are both in order: merged, so `locate` sees increasing starts.
+  const pushTargetsBefore = (limit: number) => {
+    for (; target < targets.length && targets[target]![0] <= limit; target++) {
+      const [from, to] = locate(targets[target]![0], targets[target]![1])
+      push(value.slice(targets[target]![0], targets[target]![1]), from, to)
+    }
+  }
   for (let index = 0; index < spans.length; index++) {
+    pushTargetsBefore(spans.starts[index]!)
     const kind = spans.kindOf(index)
     if (kinds !== undefined && !kinds.has(kind) && !(kind === 'identifier' && isWrittenValue(value.slice(spans.starts[index], spans.ends[index])))) continue
     if ((kind === 'path' || kind === 'url') && !isUsablePath(value, spans.starts[index]!, spans.ends[index]!)) continue
     const [from, to] = locate(spans.starts[index]!, spans.ends[index]!)
     push(value.slice(spans.starts[index], spans.ends[index]), from, to)
   }
+  pushTargetsBefore(Number.POSITIVE_INFINITY)
+}
+
+/** Header prefixes of a patch before the path of a file it writes: Codex's apply_patch, then unified diff's. */
+const PATCH_HEADERS = ['*** Add File: ', '*** Update File: ', '*** Delete File: ', '*** Move to: ', '+++ b/', '--- a/', '+++ ', '--- '] as const
+
+/**
+ * patchTargets(value) = the ranges of the paths a patch's header lines name, in order: `*** Update File: PATH` (and
+ * Add, Delete, Move to) as Codex's apply_patch writes them, `--- a/PATH` and `+++ b/PATH` (or without the `a/`, `b/`)
+ * as a unified diff does, without `/dev/null` and a trailing tab-separated date. One pass over the lines.
+ */
+export function patchTargets(value: string): Array<[number, number]> {
+  const targets: Array<[number, number]> = []
+  let afterMinusHeader = false
+  for (let line = 0; line < value.length; ) {
+    let next = value.indexOf('\n', line)
+    if (next === -1) next = value.length
+    const first = value.charCodeAt(line)
+    let minusHeader = false
+    if (first === 42 || first === 43 || first === 45) {
+      const header = PATCH_HEADERS.find((prefix) => value.startsWith(prefix, line))
+      // A unified diff's header pair is `---` then `+++` on the next line; a removed line that starts with `-- ` and
+      // an added one that starts with `++ ` are not headers.
+      minusHeader = first === 45 && header !== undefined && value.startsWith('+++ ', next + 1)
+      if (header !== undefined && (first === 42 || minusHeader || (first === 43 && afterMinusHeader))) {
+        const from = line + header.length
+        let to = from
+        while (to < next && value.charCodeAt(to) !== 9 && value.charCodeAt(to) !== 13) to++
+        while (to > from && value.charCodeAt(to - 1) === 32) to--
+        if (to > from && value.charCodeAt(from) !== 32 && value.slice(from, to) !== '/dev/null') targets.push([from, to])
+      }
+    }
+    afterMinusHeader = minusHeader
+    line = next + 1
+  }
+  return targets
 }
 
 /**

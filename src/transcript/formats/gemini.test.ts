@@ -156,5 +156,7 @@ describe('gemini format', () => {
     expect(detectGemini('[{"role":"user","parts":[{"type":"text","text":"hi"}]}]')).toBe(0)
     expect(detectGemini('[{"role":"user","content":"hi","parts":[{"text":"hi"}]}]')).toBe(0)
     expect(detectGemini('[{"role":"user","parts":[{"text":"hi"}]}]')).toBe(0.8)
+    // pydantic-ai's message history: parts without a role, of kinds of its own.
+    expect(detectGemini('[{"parts":[{"content":"Where is the secret plan?","part_kind":"user-prompt"}],"kind":"request"}]')).toBe(0)
   })
 })

@@ -354,8 +354,8 @@ function write(transcript: Transcript): string {
 const REQUEST_KEYS = ['systemInstruction', 'system_instruction', 'generationConfig', 'generation_config', 'safetySettings', 'safety_settings', 'toolConfig', 'tool_config', 'cachedContent', 'cached_content']
 
 /**
- * How sure the head is Gemini contents: every content seen has `parts` (an array of objects without a `type`), no
- * `content`, and a Gemini role or none; 0.95 when one is the model's or holds a part only Gemini has, or the object
+ * How sure the head is Gemini contents: every content seen has `parts` (an array of objects without a `type`, each of
+ * a kind Gemini has), no `content`, and a Gemini role or none; 0.95 when one is the model's or holds a part only Gemini has, or the object
  * is a request (`systemInstruction`, `generationConfig`, …) or a checkpoint (`history`); 0.8 for user text alone.
  */
 export function detectGemini(head: string): number {
@@ -382,8 +382,11 @@ export function detectGemini(head: string): number {
     const parts = item.parts
     if (!Array.isArray(parts)) return 0
     for (const part of parts.slice(0, 64)) {
+      // Every part is of a kind Gemini has (pydantic-ai's `{parts: [{part_kind, content}]}` is not).
       if (!isRecord(part) || 'type' in part) return 0
-      if (partKind(part)?.kind !== 'text' && partKind(part) !== undefined) strong = true
+      const kind = partKind(part)?.kind
+      if (kind === undefined) return 0
+      if (kind !== 'text') strong = true
     }
     observed++
   }
