@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { FloorguardError } from '../../errors.js'
 import type { CliIo } from '../_command.js'
+import { checkCommand } from './check.js'
 import { planCommand } from './plan.js'
 
 const fixtures = fileURLToPath(new URL('../../../examples/', import.meta.url))
@@ -56,6 +57,25 @@ describe('floorguard plan', () => {
     expect((await runJson(['--budget', '2799'])).document.decision).toMatchObject({ kind: 'refuse', reason: 'budget-exceeded' })
     expect((await runJson(['--retrievable'])).document.decision).toMatchObject({ kind: 'compact', guard: 'retrievable' })
     expect((await runJson(['--unconstrained'])).document.decision).toMatchObject({ kind: 'compact', guard: 'unconstrained', slot: 2278 })
+  })
+
+  it('gives the decision as check does: its reason code too, for compact, split and refuse', async () => {
+    // A black-box re-test: plan --json had no decision.reason although its decision is documented "as in check".
+    const checkDecision = async (args: string[]) => {
+      const { io, out } = setup()
+      await checkCommand.run(['turn-412-record.openai.json', '--json', ...args], io)
+      return (JSON.parse(out()) as { decision: Record<string, unknown> }).decision
+    }
+    const cases: Array<[string[], string, string]> = [
+      [['--range', '18:27', '--slot', '2000'], 'compact', 'slot-covers-floor'],
+      [['--slot', '2000'], 'split', 'parts-fit-their-slots'],
+      [['--slot', '600'], 'refuse', 'unit-exceeds-slot'],
+    ]
+    for (const [args, kind, reason] of cases) {
+      const { document } = await runJson(args)
+      expect(document.decision).toMatchObject({ kind, reason })
+      expect(document.decision).toEqual(await checkDecision(args))
+    }
   })
 
   it('bad usage is a one-line error', async () => {

@@ -1,4 +1,4 @@
-import { resolveRange } from '../../check/index.js'
+import { decisionOf, resolveRange } from '../../check/index.js'
 import { describePlan, planDecisionJson } from '../../report/plan.js'
 import { planCompaction } from '../../plan/plan.js'
 import type { PlanOptions } from '../../plan/types.js'
@@ -69,7 +69,8 @@ export const planCommand: CliCommand = {
     }
     const plan = planCompaction({ messages: transcript.messages.slice(start, end), offset: start, pairs: transcript.pairs, estimator, tokenizer }, planOptions)
     if (values.json) {
-      const document = { version: 1, file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name, decision: planDecisionJson(plan), plan }
+      // The decision as check gives it: kind, reason code and message, then the plan's details.
+      const document = { version: 1, file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name, decision: { ...decisionOf(plan), ...planDecisionJson(plan) }, plan }
       await writeJsonLine(io, document)
     } else {
       const header = [`floorguard plan ${name}`, `  format ${transcript.format} · tokenizer ${tokenizer.name} · estimator ${estimator.name} · messages ${start}–${end} of ${transcript.messages.length}`, '']
