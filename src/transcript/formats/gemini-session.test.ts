@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Message, Transcript } from '../../spec/transcript.js'
 import { testTranscriptFormat } from '../../test-utils/transcript-format.js'
+import { readTranscript } from '../read.js'
 import { scoreFormats } from '../registry.js'
 import { sourceFromString } from '../source.js'
 import { geminiSessionFormat } from './gemini-session.js'
@@ -101,6 +102,43 @@ describe('gemini-session format', () => {
     const odd = await read([META, line({ id: 'a', type: 'user', content: 'hi' }), line({ id: 'b', type: 'plan', content: 'x' }), line({ id: 'c', type: 'info', content: 'Saved.' })].join('\n'))
     expect(odd.messages).toHaveLength(1)
     expect(odd.warnings).toEqual(['session.jsonl: line 3: skipped a record of a type that is neither a message (user, gemini) nor a notice (info, error, warning)'])
+  })
+
+  it('reads a metadata record anywhere as metadata, merged as Gemini CLI merges it (its a2a-server appends one per start)', async () => {
+    // A black-box re-test: a second {sessionId, projectHash, …} line (line 3) failed as "expected a Gemini CLI message record".
+    const restart = line({ sessionId: 's-1', projectHash: 'abc123', startTime: '2026-04-10T11:00:00Z', lastUpdated: '2026-04-10T11:00:00Z', kind: 'main' })
+    const text = [
+      META,
+      line({ $set: { messages: [{ id: 'a', type: 'user', content: 'first' }], lastUpdated: '2026-04-10T10:01:00Z' } }),
+      restart,
+      line({ $set: { messages: [{ id: 'a', type: 'user', content: 'first' }, { id: 'b', type: 'gemini', content: 'reply' }], lastUpdated: '2026-04-10T11:01:00Z' } }),
+      line({ id: 'c', type: 'user', content: 'next' }),
+      restart,
+    ].join('\n')
+    const transcript = await read(text)
+    expect(transcript.messages.map((message) => (message.parts[0] as { text: string }).text)).toEqual(['first', 'reply', 'next'])
+    // Later records win, $set fields included, as in Gemini CLI's loadConversationRecord.
+    expect((transcript.envelope as { session: unknown }).session).toEqual({ sessionId: 's-1', projectHash: 'abc123', startTime: '2026-04-10T11:00:00Z', lastUpdated: '2026-04-10T11:00:00Z', kind: 'main' })
+    // A record with a sessionId that is not a session's metadata (no projectHash) is still refused.
+    await expect(read(`${META}\n${line({ sessionId: 's-2' })}`)).rejects.toThrow(/^session\.jsonl:2: expected a Gemini CLI message record/)
+  })
+
+  it('is detected from what the head holds: metadata, then a $set of the messages or a record the head cuts', async () => {
+    // A black-box re-test: the a2a-server's second record, a 72 KB `$set` of the messages, is longer than the 64 KiB
+    // head, and nothing claimed the file; a complete `$set` line after the metadata was not claimed either.
+    const best = (head: string) => scoreFormats(head).filter((score) => score.score > 0.5).map((score) => score.name)
+    const set = line({ $set: { messages: [{ id: 'a', type: 'user', content: [{ text: 'x'.repeat(80_000) }] }], lastUpdated: 't' } })
+    expect(best(`${META}\n${set}\n`)).toEqual(['gemini-session'])
+    expect(best(`${META}\n${set.slice(0, 65_000)}`)).toEqual(['gemini-session'])
+    expect(best(`${META}\n${line({ id: 'a', timestamp: '2026-04-10T10:00:01Z', type: 'user', content: 'hi' }).slice(0, 20)}`)).toEqual(['gemini-session'])
+    expect(best(`${META}\n${line({ $rewindTo: 'a' })}\n${META}\n${line({ id: 'a', type: 'user', content: 'hi' })}\n`)).toEqual(['gemini-session'])
+    // What the head holds still refutes it: a message with a role, in a $set or on its own line.
+    expect(best(`${META}\n${line({ $set: { messages: [{ role: 'user', content: 'hi' }] } })}\n`)).not.toContain('gemini-session')
+    expect(best(`${META}\n${line({ id: 'a', role: 'user', content: 'hi' })}\n`)).not.toContain('gemini-session')
+    expect(best(`${META}\n${line({ id: 'a', content: 'hi' })}\n`)).not.toContain('gemini-session')
+    // End to end, through the 64 KiB head of a whole file.
+    const transcript = await readTranscript(sourceFromString('session.jsonl', `${META}\n${set}\n${line({ id: 'b', type: 'gemini', content: 'ok' })}\n`))
+    expect([transcript.format, shape(transcript.messages)]).toEqual(['gemini-session', ['user:text', 'assistant:text']])
   })
 
   it('takes an empty $set of the messages for no replacement, as Gemini CLI does', async () => {

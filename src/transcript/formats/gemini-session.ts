@@ -4,9 +4,11 @@
  * `chatRecordingTypes.ts` (google-gemini/gemini-cli) declares and the real recordings published by others:
  *
  * - A JSON document `{sessionId, projectHash, startTime, lastUpdated, messages: [...]}`, or JSONL: a metadata line
- *   `{sessionId, projectHash, …}`, then message records; a record whose `id` was seen is an update of it (the last
- *   copy wins, in the first copy's place); `{$rewindTo: id}` drops that message and everything after it (everything
- *   when the id is unknown); `{$set: {messages}}` replaces every message so far; other `$set` fields are metadata.
+ *   `{sessionId, projectHash, …}`, then message records, and more metadata records wherever Gemini CLI appends them
+ *   (its a2a-server does at every start; merged, later fields winning, as its loader merges them); a record whose
+ *   `id` was seen is an update of it (the last copy wins, in the first copy's place); `{$rewindTo: id}` drops that
+ *   message and everything after it (everything when the id is unknown); `{$set: {messages}}` replaces every message
+ *   so far; other `$set` fields are metadata.
  * - A message `{id, timestamp, type, content}`:
  *   - `user` → a user message; a `<state_snapshot>` in it (Gemini's compression summary) → a `summary` part with
  *     source `gemini-cli`; a user message of `functionResponse` parts only (v0.44 records tool responses that way) →
@@ -25,7 +27,7 @@
 import { InvalidInputError } from '../../errors.js'
 import type { FormatSource, ReadOptions, TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part } from '../../spec/transcript.js'
-import { isRecord as isObject, scanJsonlHead, scanJsonPrefix } from '../_json-prefix.js'
+import { isRecord as isObject, scanJsonPrefix } from '../_json-prefix.js'
 import { parseJson } from '../json.js'
 import { finishTranscript } from './_document.js'
 
@@ -168,9 +170,14 @@ function toMessages(entries: readonly Entry[], skippedTypes: Record<string, numb
   return messages
 }
 
-/** Whether a JSONL record is the session's metadata line (no type, role or messages). */
-function isMetadata(record: Json): boolean {
-  return typeof record['sessionId'] === 'string' && !('type' in record) && !('role' in record) && !('messages' in record)
+/**
+ * Whether a JSONL record is session metadata, never a message (no `id`, `type` or `role`): `{sessionId, projectHash,
+ * …}` anywhere (Gemini CLI's loader merges every such record, and its a2a-server appends one each time it starts), or
+ * on the first line `{sessionId, …}` alone.
+ */
+function isMetadata(record: Json, first: boolean): boolean {
+  if (typeof record['sessionId'] !== 'string' || typeof record['id'] === 'string' || 'type' in record || 'role' in record) return false
+  return typeof record['projectHash'] === 'string' || (first && !('messages' in record))
 }
 
 /**
@@ -216,6 +223,21 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
   const byId = new Map<string, number>()
   const malformedLines: number[] = []
   let session: Json | undefined
+  // Later metadata wins, field by field, as Gemini CLI merges it; `messages` are records, never metadata.
+  const mergeSession = (fields: Json): void => {
+    session = { ...session }
+    for (const [key, value] of Object.entries(fields)) if (key !== 'messages') session[key] = value
+  }
+  // A record whose id was seen replaces that copy in its place; a new one goes last.
+  const upsert = (record: Json, line: number): void => {
+    const id = record['id']
+    const seen = typeof id === 'string' ? byId.get(id) : undefined
+    if (seen !== undefined) entries[seen] = { record, line: entries[seen]!.line ?? line }
+    else {
+      if (typeof id === 'string') byId.set(id, entries.length)
+      entries.push({ record, line })
+    }
+  }
   const lines = body.split('\n')
   lines.forEach((raw, index) => {
     const line = index + 1
@@ -252,10 +274,13 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
           entries.push({ record: message, line })
         }
       }
+      mergeSession(set)
       return
     }
-    if (session === undefined && entries.length === 0 && isMetadata(record)) {
-      session = record
+    if (isMetadata(record, session === undefined && entries.length === 0)) {
+      mergeSession(record)
+      // A whole session on one line (an older recording appended to): its messages are records too.
+      if (Array.isArray(record['messages'])) for (const message of record['messages']) if (isObject(message)) upsert(message, line)
       return
     }
     if (typeof record['type'] !== 'string') {
@@ -265,13 +290,7 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
       }
       throw new InvalidInputError('expected a Gemini CLI message record with a "type"; --lenient skips such lines and reports them', { file, line })
     }
-    const id = record['id']
-    const seen = typeof id === 'string' ? byId.get(id) : undefined
-    if (seen !== undefined) entries[seen] = { record, line: entries[seen]!.line ?? line }
-    else {
-      if (typeof id === 'string') byId.set(id, entries.length)
-      entries.push({ record, line })
-    }
+    upsert(record, line)
   })
   const unknown: string[] = []
   return { messages: toMessages(entries, skippedTypes, keepSource, unknown), skippedTypes, malformedLines, unknownTypes: unknown, session }
@@ -279,18 +298,57 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
 
 /**
  * How sure the head is a session recording: the document starts with `sessionId` (JSONL: its metadata line) and
- * `projectHash`, and holds typed messages, no `role`.
+ * `projectHash`, and its first message is typed (`user`, `gemini`, …) with no `role`, which another format's message
+ * has (a chat export with session keys of its own). JSONL's first message is the first record that is not metadata,
+ * a `$rewindTo` or a `$set` without messages, or a `$set`'s first message. A head that ends before a message says
+ * what it is (its cut last record lacks a `type` so far, or no message has begun) leaves the metadata line to decide.
  */
 export function detectGeminiSession(head: string): number {
   const start = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head
   if (!/^\s*\{\s*"sessionId"\s*:\s*"/.test(start) || !start.includes('"projectHash"')) return 0
-  // The first message says it: typed (`user`, `gemini`, …) and without a `role`, which another format's message has
-  // (a chat export with session keys of its own). A document's head is read as a JSON prefix; JSONL's as lines.
+  // A document's head is read as a JSON prefix; JSONL's as lines.
   const scanned = scanJsonPrefix(start)
-  const document = scanned.errorOffset === undefined && isObject(scanned.value) && Array.isArray(scanned.value['messages']) ? scanned.value['messages'] : undefined
-  const first = (document ?? scanJsonlHead(start).slice(1))[0]
-  if (first === undefined) return document === undefined ? 0.6 : 0.9
-  return isObject(first) && typeof first['type'] === 'string' && !('role' in first) ? 0.9 : 0
+  if (scanned.errorOffset === undefined && isObject(scanned.value) && Array.isArray(scanned.value['messages'])) {
+    const messages = scanned.value['messages']
+    return messages.length === 0 ? 0.9 : judgeMessage(messages[0], !scanned.complete && messages.length === 1) ?? 0.9
+  }
+  for (const { value, complete } of headLines(start).slice(1)) {
+    // A line that is no JSON says nothing either way (a lenient read skips it); other JSON is judged as a message.
+    if (value === undefined) return 0.6
+    if (!isObject(value)) return 0
+    if (typeof value['$rewindTo'] === 'string' || isMetadata(value, false)) continue
+    const set = value['$set']
+    if (isObject(set)) {
+      const messages = set['messages']
+      if (!Array.isArray(messages) || messages.length === 0) continue
+      return judgeMessage(messages[0], !complete && messages.length === 1) ?? 0.6
+    }
+    return judgeMessage(value, !complete) ?? 0.6
+  }
+  return 0.6
+}
+
+/** A first message's verdict: typed without a `role` (0.9), not a recording's (0), or undefined when a cut one cannot tell yet. */
+function judgeMessage(message: unknown, cut: boolean): number | undefined {
+  if (!isObject(message) || 'role' in message) return 0
+  if (typeof message['type'] === 'string') return 0.9
+  return cut ? undefined : 0
+}
+
+/** The head's first lines as JSON prefixes (the last may be cut), blank lines left out. */
+function headLines(head: string, limit = 8): Array<{ value: unknown; complete: boolean }> {
+  const lines: Array<{ value: unknown; complete: boolean }> = []
+  let from = 0
+  while (from < head.length && lines.length < limit) {
+    let end = head.indexOf('\n', from)
+    if (end === -1) end = head.length
+    const text = head.slice(from, end)
+    from = end + 1
+    if (text.trim() === '') continue
+    const scanned = scanJsonPrefix(text)
+    lines.push({ value: scanned.errorOffset === undefined ? scanned.value : undefined, complete: scanned.complete })
+  }
+  return lines
 }
 
 async function read(source: FormatSource, options?: ReadOptions) {
