@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../spec/transcript.js'
 import { testTranscriptFormat } from '../../test-utils/transcript-format.js'
+import { readTranscript } from '../read.js'
+import { scoreFormats } from '../registry.js'
 import { sourceFromString } from '../source.js'
+import { type CompactedRange, writeCompacted } from '../write-compacted.js'
 import { codexFormat, createCodexFormat, EVENT_FALLBACK_LIMIT } from './codex.js'
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/codex/${name}`, import.meta.url), 'utf8')
@@ -130,4 +133,35 @@ describe('codex mapping', () => {
         '{"timestamp":"2026-10-29T02:00:00.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\\"command\\":[\\"pytest\\"]}","call_id":"call_B1"}}\n',
     )
   })
+
+  it("detects floorguard's own compacted copy of an older rollout: bare records and the wrapped compacted record it adds", async () => {
+    // A black-box re-test: the copy mixed bare items with `{type, payload}` records, and detection wanted one or the other.
+    const input = fixture('legacy-bare.jsonl')
+    const transcript = await read('legacy-bare.jsonl', input)
+    const written = compactRanges(input, transcript, [{ range: [0, 3], text: 'parseAmount returns NaN on "1,250.00".' }]).toString('utf8')
+    expect(written.split('\n').slice(0, 4).map((line) => ('payload' in (JSON.parse(line) as object) ? 'wrapped' : 'bare'))).toEqual(['bare', 'bare', 'bare', 'wrapped'])
+    const again = await readTranscript(sourceFromString('copy.jsonl', written))
+    expect([again.format, again.messages.map((message) => message.parts.map((part) => part.type).join('+'))]).toEqual(['codex', ['summary', 'tool-result', 'tool-call', 'tool-result', 'text']])
+    // Bare items alone stay unclaimed (another log's could look the same); a session object, a state marker or a
+    // wrapped rollout record says Codex.
+    const item = JSON.stringify({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] })
+    const wrapped = JSON.stringify({ timestamp: 't', type: 'event_msg', payload: { type: 'context_compacted' } })
+    const best = (head: string) => scoreFormats(head).filter((score) => score.score > 0.5).map((score) => score.name)
+    expect(best(`${item}\n${item}\n`)).not.toContain('codex')
+    expect(best(`${item}\n${wrapped}\n${item}\n`)).toEqual(['codex'])
+    expect(best(`{"record_type":"state"}\n${item}\n${wrapped}\n`)).toEqual(['codex'])
+    expect(best(`${item}\n${wrapped}\n{"role":"user","content":"hi"}\n`)).not.toContain('codex')
+  })
 })
+
+/** The compacted copy of a rollout with each range replaced by its summary (what `compact` writes). */
+function compactRanges(input: string, transcript: Awaited<ReturnType<typeof read>>, summaries: readonly CompactedRange[], now = () => new Date('2026-05-01T12:00:00.000Z')): Buffer {
+  const messages: Message[] = []
+  let cursor = 0
+  for (const summary of summaries) {
+    messages.push(...transcript.messages.slice(cursor, summary.range[0]), { role: 'user', parts: [{ type: 'summary', text: summary.text, source: 'floorguard' }] })
+    cursor = summary.range[1]
+  }
+  messages.push(...transcript.messages.slice(cursor))
+  return writeCompacted({ input: Buffer.from(input), transcript, compacted: { ...transcript, messages }, summaries, now })
+}

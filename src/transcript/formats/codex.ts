@@ -22,7 +22,7 @@
  *   session object `{id, timestamp, instructions, git?}` (kept as `envelope.session`), later lines are bare response
  *   items (`{"type": "message", …}`, `function_call`, `function_call_output`, `reasoning`, …), read as the payloads
  *   above, and `{"record_type": "state"}` markers, counted. A compacted copy of such a rollout gets a modern
- *   `compacted` record for its summary.
+ *   `compacted` record for its summary (the older form has none), and detection takes the mix.
  */
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role, Transcript } from '../../spec/transcript.js'
@@ -85,7 +85,9 @@ export interface CodexFormatOptions {
 
 /**
  * Scores a head as a Codex rollout: leading records are `{type, payload}` with a rollout record type, or (an older
- * rollout) a bare session object first, then bare response items and state markers.
+ * rollout) a bare session object first, then bare response items and state markers; or both, as in the compacted
+ * copy of an older rollout (its summary is a wrapped `compacted` record). Bare items need a session object, a state
+ * marker or a wrapped record beside them: alone they could be another log's.
  */
 export function detectCodex(head: string): number {
   const records = headRecords(head, 4).filter((record) => record !== undefined)
@@ -95,22 +97,18 @@ export function detectCodex(head: string): number {
     // An older rollout whose session object (its instructions) is longer than the head.
     return /^\{"id":"[^"]*","timestamp":"[^"]*","instructions":/.test(start) ? 0.8 : 0
   }
-  let wrapped = true
-  let bare = true
-  records.forEach((record, index) => {
-    if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-      wrapped = bare = false
-      return
-    }
+  let wrapped = 0
+  let marked = false
+  for (const [index, record] of records.entries()) {
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) return 0
     const object = record as Record<string, unknown>
     const type = object['type']
-    if (typeof type !== 'string' || !ROLLOUT_TYPES.has(type) || !('payload' in object)) wrapped = false
-    if (!((index === 0 && isBareSession(object)) || isStateMarker(object) || isBareItem(object))) bare = false
-  })
-  if (wrapped) return 0.95
-  // Bare items alone could be another log's; the session object or a state marker says Codex.
-  const marked = records.some((record) => isBareSession(record as Record<string, unknown>) || isStateMarker(record as Record<string, unknown>))
-  return bare && marked ? 0.9 : 0
+    if (typeof type === 'string' && ROLLOUT_TYPES.has(type) && 'payload' in object) wrapped++
+    else if ((index === 0 && isBareSession(object)) || isStateMarker(object)) marked = true
+    else if (!isBareItem(object)) return 0
+  }
+  if (wrapped === records.length) return 0.95
+  return marked || wrapped > 0 ? 0.9 : 0
 }
 
 async function* readCodex(context: LogReadContext): AsyncGenerator<Message> {
