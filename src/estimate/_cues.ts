@@ -7,12 +7,13 @@
 export const RECORD_CUES = ['must', 'never', 'always', 'exactly', 'only', 'do not'] as const
 
 /**
- * `full`'s constraint cues = the record's, then the rest (whole words or phrases, any case). A sentence holding one is a
+ * `full`'s constraint cues = the record's, then the rest (whole words or phrases, any case; an apostrophe matches `'` or
+ * the typographic `’`). A sentence holding one is a
  * constraint only when the cue is its clause's directive (see `isDirective` in extractors/lines.ts); descriptions
  * (`does not`, `requires`) are not cues at all.
  */
 export const CUE_PHRASES = [
   ...RECORD_CUES, "don't", 'dont', 'at most', 'at least', 'no more than', 'no less than',
-  'no fewer than', 'required', 'require', 'mandatory', 'ensure', 'make sure', 'should not', "shouldn't", 'cannot', "can't",
+  'no fewer than', 'required', 'require', 'mandatory', 'ensure', 'make sure', 'should not', "shouldn't", "mustn't", 'cannot', "can't",
   'forbidden', 'prohibited', 'not allowed', 'under no circumstances',
 ] as const

@@ -2,7 +2,7 @@ import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimat
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Role } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
-import { entryKind, parseStateBlock } from '../state-block/index.js'
+import { entryKind, GIST_SPEAKERS, parseStateBlock } from '../state-block/index.js'
 import { argumentItems } from './extractors/arguments.js'
 import { sameUnits } from './extractors/_scan.js'
 import { ScanCaches, scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
@@ -142,8 +142,8 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
           const start = span.start + entry.start
           items.push({ kind: entryKind(entry), text: entry.text, tokens: tokenizer.count(entry.text), message: messageIndex, start, end: start + entry.text.length })
         }
-        if (block.start > 0) scanText(rendered.text, span.start, span.start + block.start, { mode, caches, into: spans })
-        if (span.start + block.end < span.end) scanText(rendered.text, span.start + block.end, span.end, { mode, caches, into: spans })
+        if (block.start > 0) scanGist(rendered.text, span.start, span.start + block.start, mode, spans)
+        if (span.start + block.end < span.end) scanGist(rendered.text, span.start + block.end, span.end, mode, spans)
         continue
       }
       if (mode === 'summary') {
@@ -171,6 +171,27 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
     // Spans come in order; argument items, pushed first, need a sort.
     if (argumentTexts.size > 0) items.sort((a, b) => a.start - b.start)
     return items
+  }
+
+  /**
+   * Scans the text around an earlier floorguard summary's state block: its gist, whose lines start with who said them
+   * (`user: Never modify the schema.`). The speaker is framing, not part of what was said: each such line is scanned
+   * from after it, so the constraint is the sentence itself (the block's entry, once) and not a second item that
+   * grows a `user: ` with every re-compaction.
+   */
+  function scanGist(text: string, from: number, to: number, mode: ScanMode, spans: SpanList): void {
+    let start = from
+    for (let line = from; line < to; ) {
+      let next = text.indexOf('\n', line)
+      if (next === -1 || next >= to) next = to
+      const speaker = gistSpeakerEnd(text, line, next)
+      if (speaker > line) {
+        if (line > start) scanText(text, start, line, { mode, caches, into: spans })
+        start = speaker
+      }
+      line = next + 1
+    }
+    if (start < to) scanText(text, start, to, { mode, caches, into: spans })
   }
 
   /** Appends the `index`-th span of `spans` as an item, unless an argument item has its text. */
@@ -206,4 +227,24 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
       return { estimator: 'full', tokenizer: tokenizer.name, irreducible, margin, total: irreducible + margin, items }
     },
   }
+}
+
+/**
+ * Where the speakers that open the gist line `[start, end)` end (see GIST_SPEAKERS), or `start`: all of them, as a
+ * summary of a summary writes the earlier gist's line under a speaker again (`user: user: Never …`).
+ */
+function gistSpeakerEnd(text: string, start: number, end: number): number {
+  let at = start
+  for (let found = true; found; ) {
+    found = false
+    for (const speaker of GIST_SPEAKERS) {
+      const after = at + speaker.length
+      if (after + 2 <= end && text.startsWith(speaker, at) && text.charCodeAt(after) === 58 && text.charCodeAt(after + 1) === 32) {
+        at = after + 2
+        found = true
+        break
+      }
+    }
+  }
+  return at
 }

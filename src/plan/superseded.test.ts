@@ -231,6 +231,42 @@ describe('one name in several files (a re-test on a real session)', () => {
   })
 })
 
+describe('records side by side and one package in several files (re-tests on real logs, issue 11)', () => {
+  test('a JSON array of records sets each key once per record: no record supersedes its sibling', () => {
+    const findings = JSON.stringify([
+      { title: 'P1', confidence_score: 0.56, priority: 1, start: 11 },
+      { title: 'P2', confidence_score: 0.45, priority: 2, start: 31 },
+    ])
+    expect(findSupersededState([assistant(`Findings:\n${findings}`)])).toEqual([])
+    // A later message's value still replaces them.
+    const later = findSupersededState([assistant(`Findings:\n${findings}`), user('For both, confidence_score: 0.7.')])
+    expect(later.filter((entry) => entry.key === 'var:confidence_score').map((entry) => [entry.value, entry.status])).toEqual([
+      ['0.56', 'superseded'],
+      ['0.45', 'superseded'],
+      ['0.7', 'current'],
+    ])
+    // In prose, the later value in one message is still the change.
+    expect(findSupersededState([user('threshold: 0.8. Then threshold: 0.9.')]).map((entry) => [entry.value, entry.status])).toEqual([
+      ['0.8', 'superseded'],
+      ['0.9', 'current'],
+    ])
+  })
+
+  test('a package pinned in two files is a pin of each file', () => {
+    const messages = [
+      assistant('', call('c1', 'Write', { file_path: 'services/api/requirements.txt', content: 'stripe==7.1.0\n' })),
+      assistant('', call('c2', 'Write', { file_path: 'services/worker/requirements.txt', content: 'stripe==5.4.0\n' })),
+    ]
+    expect(findSupersededState(messages)).toEqual([])
+    const bumped = [...messages, assistant('', call('c3', 'Edit', { file_path: 'services/worker/requirements.txt', old_string: 'stripe==5.4.0', new_string: 'stripe==5.5.0' }))]
+    expect(findSupersededState(bumped).map((entry) => [entry.key, entry.value, entry.status])).toEqual([
+      ['pin:stripe@services/worker/requirements.txt', '==5.4.0', 'superseded'],
+      ['pin:stripe@services/worker/requirements.txt', '==5.4.0', 'superseded'],
+      ['pin:stripe@services/worker/requirements.txt', '==5.5.0', 'current'],
+    ])
+  })
+})
+
 describe('changed decisions: questions, negations and "X instead of Y" (issue 11)', () => {
   const statuses = (messages: Parameters<typeof findSupersededState>[0]) =>
     findSupersededState(messages).map((entry) => [entry.message, entry.text, entry.status])

@@ -364,7 +364,38 @@ export function findAssignments(message: Message, index: number): StateAssignmen
       for (const entry of markEffects(rendered.text, span.start, span.end, found)) out.push(block ? blockEffect(entry, block, span.start) : entry)
     } else if (part.type === 'tool-call') scanToolCall(part, rendered.text, span.start, span.end, index, out)
   }
-  return out
+  return parallelRecords(out)
+}
+
+/**
+ * One message whose JSON sets a quoted key to two or more values, with nothing saying one replaces another (no
+ * `instead of`, no arrow, no edit's old side), lists records side by side: an array of findings, each with its
+ * `"priority": 1`. None changes the other, so those mentions set nothing (their effect becomes `none`): a later
+ * message's value still replaces them, but one does not supersede its sibling. Keys in prose (`threshold: 0.8. Then
+ * threshold: 0.9.`) and pins keep their order: there, the later value is the change.
+ */
+function parallelRecords(entries: StateAssignment[]): StateAssignment[] {
+  if (entries.length < 2) return entries
+  const values = new Map<string, Set<string> | undefined>()
+  for (const entry of entries) {
+    if (entry.kind !== 'assignment' || entry.text.charCodeAt(0) !== 34) continue
+    if ((entry.effect ?? 'set') !== 'set') {
+      // A connector or an edit said how the values relate: keep what it said.
+      values.set(entry.key, undefined)
+      continue
+    }
+    if (values.has(entry.key) && values.get(entry.key) === undefined) continue
+    const set = values.get(entry.key) ?? new Set<string>()
+    set.add(entry.value)
+    values.set(entry.key, set)
+  }
+  let parallel = false
+  for (const set of values.values()) if (set !== undefined && set.size > 1) parallel = true
+  if (!parallel) return entries
+  return entries.map((entry) => {
+    const set = entry.kind === 'assignment' && entry.text.charCodeAt(0) === 34 ? values.get(entry.key) : undefined
+    return set !== undefined && set.size > 1 ? { ...entry, effect: 'none' } : entry
+  })
 }
 
 /**
@@ -513,7 +544,7 @@ function scanToolCall(part: ToolCallPart, text: string, start: number, end: numb
     }
     // What an edit removes is the old value, whichever order the fields come in.
     if (removed) for (let at = before; at < out.length; at++) out[at] = { ...out[at]!, effect: 'replaced' }
-    if (file !== undefined) for (let at = before; at < out.length; at++) if (out[at]!.kind === 'assignment') out[at] = { ...out[at]!, file }
+    if (file !== undefined) for (let at = before; at < out.length; at++) out[at] = { ...out[at]!, file }
   }
 }
 
@@ -561,9 +592,10 @@ export function findSupersededState(messages: readonly Message[], offset = 0): S
 }
 
 /**
- * A name assigned in the files of two or more tool calls' paths is a setting of each file (`default: 1` written to
- * a.ts and `default: 7` to b.ts are two decisions, neither replacing the other): its mentions in those calls are keyed
- * `var:NAME@PATH`; mentions outside tool calls keep `var:NAME`. A name written to one file only stays one key, so the
+ * A name assigned (or a package pinned) in the files of two or more tool calls' paths is a setting of each file
+ * (`default: 1` written to a.ts and `default: 7` to b.ts, `stripe==7.1.0` in one service's requirements.txt and
+ * `stripe==5.4.0` in another's, are two decisions, neither replacing the other): its mentions in those calls are keyed
+ * `var:NAME@PATH` (`pin:NAME@PATH`); mentions outside tool calls keep the plain key. A name written to one file only stays one key, so the
  * user's `set max_paths = 10` and the edit of config.py that changes it to 50 remain one decision.
  */
 function keyedByFile(entries: readonly StateAssignment[]): StateAssignment[] {

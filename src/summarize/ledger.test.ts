@@ -112,6 +112,23 @@ describe('ledger gist: long user turns', () => {
     }
   })
 
+  it('chooses every user sentence before the last assistant turn\'s, the last user message first (regression: a pending question fell out)', async () => {
+    const said = (role: 'user' | 'assistant', text: string): Message => ({ role, parts: [{ type: 'text', text }] })
+    const answer = Array.from({ length: 40 }, (_, index) => `Bubble sort step ${index} decided to swap the pair because it was out of order.`).join(' ')
+    const messages: Message[] = [
+      said('user', 'Explain the common sorting algorithms.'),
+      said('assistant', answer),
+      said('user', 'Thanks. Which of those sorting algorithms are stable?'),
+      said('assistant', answer.replaceAll('Bubble', 'Insertion')),
+    ]
+    for (const slot of [60, 90, 400]) {
+      const result = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages, items: [], slot, tokenizer }))
+      if (result.kind !== 'summary') throw new Error(result.reason)
+      expect(result.text, `slot ${slot}`).toContain('user: Which of those sorting algorithms are stable?')
+      if (slot >= 90) expect(result.text, `slot ${slot}`).toContain('user: Explain the common sorting algorithms.')
+    }
+  })
+
   it('says on its opening line which messages it replaced and how many tokens they had', async () => {
     const messages = conformanceMessages()
     const items = conformanceItems(messages, tokenizer)

@@ -23,6 +23,11 @@ export interface LedgerSummarizerOptions {
 interface Candidate {
   readonly line: string
   readonly score: number
+  /**
+   * 2 for the sentences of the segment's last user message (what the user asked last, maybe still pending), 1 for
+   * those of other user messages, 0 for the rest: every user sentence is chosen (cut if need be) before any other.
+   */
+  readonly tier: number
   /** Position in the segment, to print chosen sentences in their original order. */
   readonly order: number
   readonly tokens: number
@@ -89,7 +94,7 @@ function ledgerSummary(request: SummarizeRequest, gist: boolean, maxSentenceLeng
 function chooseGist(messages: readonly Message[], tokenizer: TokenizerV1, room: number, maxSentenceLength: number): Candidate[] {
   if (room <= 1) return []
   const candidates = collectCandidates(messages, tokenizer, maxSentenceLength)
-  candidates.sort((a, b) => b.score - a.score || a.order - b.order)
+  candidates.sort((a, b) => b.tier - a.tier || b.score - a.score || a.order - b.order)
   const chosen: Candidate[] = []
   let used = 0
   for (const candidate of candidates) {
@@ -98,7 +103,7 @@ function chooseGist(messages: readonly Message[], tokenizer: TokenizerV1, room: 
     let fitting = candidate
     if (used + candidate.tokens + 1 > room) {
       // A user turn that does not fit is cut to the room left (and marked cut) rather than dropped without a trace.
-      if (candidate.score < USER_SCORE) continue
+      if (candidate.tier === 0) continue
       const line = clipSentence(candidate.line, Math.floor((room - used - 1) * 2.5))
       const tokens = tokenizer.count(line)
       if (line.length <= CLIP_MARK.length + candidate.line.indexOf(': ') + 2 || used + tokens + 1 > room) continue
@@ -136,6 +141,7 @@ function collectCandidates(messages: readonly Message[], tokenizer: TokenizerV1,
   const candidates: Candidate[] = []
   const seen = new Set<string>()
   const lastAssistant = findLastIndex(messages, (message) => message.role === 'assistant')
+  const lastUser = findLastIndex(messages, (message) => message.role === 'user' && message.parts.some((part) => part.type === 'text'))
   let order = 0
   messages.forEach((message, messageIndex) => {
     for (const part of message.parts) {
@@ -151,7 +157,8 @@ function collectCandidates(messages: readonly Message[], tokenizer: TokenizerV1,
         const sentence = whole.length > maxSentenceLength ? clipSentence(whole, maxSentenceLength) : whole
         const line = gistLine(speaker, sentence)
         const score = base + outcome + (DECISION_CUE.test(sentence) ? 2 : 0)
-        candidates.push({ line, score, order: order++, tokens: tokenizer.count(line) })
+        const tier = base !== USER_SCORE || part.type !== 'text' ? 0 : messageIndex === lastUser ? 2 : 1
+        candidates.push({ line, score, tier, order: order++, tokens: tokenizer.count(line) })
       }
     }
   })

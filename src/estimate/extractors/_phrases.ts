@@ -34,7 +34,7 @@ export { CUE_PHRASES }
 export const EXAMPLE_PHRASES = ['such as', 'e.g.', 'for example', 'for instance'] as const
 
 /** Cues that state an obligation or a prohibition wherever they stand in their clause (`Every gate must be a command`). */
-export const MODAL_CUES: ReadonlySet<string> = new Set(['must', 'mandatory', 'should not', "shouldn't", 'forbidden', 'prohibited', 'not allowed', 'under no circumstances', 'ensure', 'make sure'])
+export const MODAL_CUES: ReadonlySet<string> = new Set(['must', "mustn't", 'mandatory', 'should not', "shouldn't", 'forbidden', 'prohibited', 'not allowed', 'under no circumstances', 'ensure', 'make sure'])
 /** Cues that describe an inability unless addressed to the agent (`you cannot`; `the pod can't restart` is a report). */
 export const ADDRESSED_CUES: ReadonlySet<string> = new Set(['cannot', "can't"])
 
@@ -132,6 +132,8 @@ function build(): Automaton {
       stride++
     }
   }
+  // A typographic apostrophe (U+2019: `Don’t`, as editors and phones type it) is the ASCII one.
+  classOf[0x2019] = classOf[39]!
   // A newline leads to a copy of the root numbered among the ending states, so that the scan loop meets line ends
   // without a test of its own.
   const newline = stride++

@@ -46,6 +46,9 @@ export type ErrorSource = 'tool' | 'pasted' | 'prose'
 export function errorAnchor(text: string, start: number, end: number, words: readonly Word[], source: ErrorSource, isAscii = false, holdsPhrase?: boolean): number {
   const prose = source === 'prose'
   const matchEnd = source === 'tool' ? searchMatchPrefix(text, start, end) : -1
+  // A statement of code (`PaymentError error;`, `.orElseThrow(() -> new NotFoundException("Event not found"));`),
+  // as a file read or written back shows it: an exception's name or an error phrase in it is code, not an error.
+  const statement = text.charCodeAt(trimEndIndex(text, start, end) - 1) === 59
   for (const word of words) {
     if (matchEnd !== -1 && word.start < matchEnd) continue
     // The word without trailing `:`, `,` and `;`.
@@ -54,11 +57,14 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
     const bare = word.text.slice(0, bareEnd)
     const name = bare.slice(bare.lastIndexOf('.') + 1)
     const first = name.charCodeAt(0)
+    const colon = endsWithColon(text, word)
     const anchors =
-      (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit' && (!prose || endsWithColon(text, word))) ||
-      (ERROR_LEAD.test(bare) && (endsWithColon(text, word) || text[word.end] === '[' || (!prose && /^[A-Z!]+$/.test(bare)))) ||
+      (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit' && (colon || (!prose && !statement))) ||
+      (ERROR_LEAD.test(bare) && (colon || text[word.end] === '[' || (!prose && /^[A-Z!]+$/.test(bare)))) ||
       (!prose && ERRNO.test(bare)) ||
       bare.startsWith('[Errno')
+    // A field that reports no error (`Error: (none)`, `error: null`, as tool output templates print it) is none.
+    if (anchors && colon && reportsNothing(text, word.end, end)) continue
     // Code that names an exception (`except ImportError as e:`, `raise ValueError(...)`) is not an error that happened.
     if (anchors && !CODE_BEFORE_ERROR.test(text.slice(start, word.start))) return word.start
     // A search match's error is its first word's.
@@ -75,7 +81,7 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
       break
     }
   }
-  if (end - trimmed > 4096) return -1
+  if (end - trimmed > 4096 || statement) return -1
   // A line of several sentences talks about errors (`Python files will be checked for syntax errors after the
   // edit.`): a program prints one message.
   if (source === 'pasted' && holdsSentenceBreak(text, trimmed, end)) return -1
@@ -84,6 +90,22 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
   // non-ASCII letters, such as the Kelvin sign, to ASCII ones).
   if (isAscii) return (holdsPhrase ?? ERROR_PHRASE_PATTERN.test(text.slice(trimmed, end))) ? trimmed : -1
   return LOWER_ERROR_PHRASE_PATTERN.test(text.slice(trimmed, end).toLowerCase()) ? trimmed : -1
+}
+
+/**
+ * What a field prints for "no error": `(none)`, `none`, `null`, `nil`, `(empty)`, `0`, `false`, `n/a`, `-`, `""`, `[]`.
+ * Nothing at all after the colon is not one of them: the error's message may follow on the next line.
+ */
+const NOTHING = new Set(['(none)', 'none', 'null', 'nil', '(empty)', 'empty', '0', 'false', 'n/a', '-', '""', "''", '[]', '{}', '<none>', '(null)'])
+
+/** Whether the rest of the line after a field name (`Error:` ending at `from`) is a value that says no error. */
+function reportsNothing(text: string, from: number, end: number): boolean {
+  let index = from
+  if (text.charCodeAt(index) === 58) index++
+  const first = firstNonSpace(text, index, end)
+  const last = trimEndIndex(text, first, end)
+  // Nothing longer than the longest of them is one.
+  return last - first <= 8 && NOTHING.has(text.slice(first, last).toLowerCase())
 }
 
 /** Whether `[start, end)` holds a sentence break: `.`, `!` or `?`, a space, then a capital. */
@@ -186,7 +208,22 @@ export function errorSpan(text: string, start: number, end: number, words: reado
   }
   // A sentence ending with its lead (`but I get the following error:`) introduces an error; the error comes after it.
   if (source !== 'tool' && anchor > lineFirst && text.charCodeAt(spanEnd - 1) === 58 && text.lastIndexOf(' ', spanEnd) < anchor) return undefined
-  return { kind: 'error', start: anchor, end: capSpan(text, anchor, spanEnd, MAX_ERROR_LENGTH) }
+  const capped = capSpan(text, anchor, spanEnd, MAX_ERROR_LENGTH)
+  return isBinary(text, anchor, capped) ? undefined : { kind: 'error', start: anchor, end: capped }
+}
+
+/**
+ * Whether `[start, end)` is binary data shown as text (an executable `cat` printed): it holds a control character
+ * other than a tab, a carriage return or an escape, or U+FFFD, which bytes that are not UTF-8 decode to. No program
+ * prints its error that way.
+ */
+export function isBinary(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index)
+    // Tab, carriage return and escape (a coloured error: `\x1b[31merror\x1b[0m: …`) are text.
+    if ((code < 32 && code !== 9 && code !== 13 && code !== 27) || code === 0xfffd) return true
+  }
+  return false
 }
 
 /** Keys whose string value is an error's message, by preference. */
@@ -526,7 +563,8 @@ function cuePhraseAt(text: string, at: number): string | undefined {
     let same = at + phrase.length <= text.length
     for (let offset = 1; offset < phrase.length && same; offset++) {
       const code = text.charCodeAt(at + offset)
-      same = (code >= 65 && code <= 90 ? code + 32 : code) === phrase.charCodeAt(offset)
+      // `Don’t` is `don't` (the phrase automaton folds U+2019 the same way).
+      same = (code >= 65 && code <= 90 ? code + 32 : code === 0x2019 ? 39 : code) === phrase.charCodeAt(offset)
     }
     if (same) return phrase
   }

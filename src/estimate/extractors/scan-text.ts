@@ -4,7 +4,7 @@ import { GenerationSlots, sameUnits, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
-import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, jsonMessage, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
+import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, jsonMessage, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
 import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone, urlEnd } from './words.js'
 
 /**
@@ -780,6 +780,7 @@ class PartScan {
   keepFailingMessage(base: number): void {
     const { region, into, offset } = this
     if (this.sawError || this.firstLineFrom === -1 || searchMatchPrefix(region, this.firstLineFrom, this.firstLineTo) !== -1) return
+    if (isBinary(region, this.firstLineFrom, this.firstLineTo)) return
     const found = into.toArray(base)
     const opening = region.charCodeAt(this.firstLineStart)
     const json = opening === 123 || opening === 91 ? jsonMessage(region, this.firstLineStart, region.length) : undefined
