@@ -45,6 +45,11 @@ export interface WriteCompactedOptions {
    * @default crypto.randomUUID
    */
   readonly randomId?: () => string
+  /**
+   * Told what the written copy will not do (a Codex compaction after a range that will not load its summary).
+   * @default none: such warnings are dropped
+   */
+  readonly onWarning?: (message: string) => void
 }
 
 /** Log formats that write more than their `append` records where a range was. */
@@ -83,7 +88,7 @@ export function writeCompacted(options: WriteCompactedOptions): Buffer {
       ? summary
       : { ...summary, replacedTokens: transcript.messages.slice(summary.range[0], summary.range[1]).reduce((total, message) => total + messageTokens(message, tokenizer), 0) },
   )
-  return spliceLog(Buffer.from(options.input.buffer, options.input.byteOffset, options.input.byteLength), transcript, summaries, compaction)
+  return spliceLog(Buffer.from(options.input.buffer, options.input.byteOffset, options.input.byteLength), transcript, summaries, compaction, options.onWarning ?? (() => undefined))
 }
 
 /** A message's array and index in the document (`/messages/3` → messages, 3; `/3` → the root array, 3). */
@@ -161,7 +166,7 @@ interface RangeLines {
   readonly removed: ReadonlySet<number>
 }
 
-function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly CompactedRange[], compaction: LogCompaction): Buffer {
+function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly CompactedRange[], compaction: LogCompaction, warn: (message: string) => void): Buffer {
   const starts = lineStarts(input)
   const lineCount = starts.length - 1
   const ranges = [...summaries].sort((a, b) => a.range[0] - b.range[0]).map((summary) => rangeLines(transcript, summary))
@@ -191,8 +196,8 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
   const relinks = new Map<string, string>()
   const copy = (index: number): void => {
     let bytes = bytesOf(index)
-    if (relinks.size > 0 && compaction.relink) {
-      const line = compaction.relink(textOf(index), relinks)
+    if ((relinks.size > 0 || compaction.relinksEveryLine === true) && compaction.relink) {
+      const line = compaction.relink(textOf(index), relinks, index + 1)
       if (line !== undefined) bytes = Buffer.from(`${line}${terminatorOf(bytes)}`, 'utf8')
     }
     // A last line without a terminator must not run into what is written after it.
@@ -212,6 +217,8 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
     }
     const context: LogRangeContext = {
       text: range.summary.text,
+      range: range.summary.range,
+      warn,
       removed: () => removedLines.flatMap((index): Record<string, unknown>[] => { const record = recordOf(index); return record ? [record] : [] }),
       ...(range.summary.replacedTokens === undefined ? {} : { replacedTokens: range.summary.replacedTokens }),
       before(test) {

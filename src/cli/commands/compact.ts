@@ -82,10 +82,11 @@ async function readInput(file: string | undefined, io: CliIo): Promise<{ bytes: 
 
 /**
  * Serializes the compacted transcript in the input's format (`writeCompacted`): documents through their writer; logs
- * spliced, every line outside the ranges byte for byte, each range's summary as the format's own records.
+ * spliced, every line outside the ranges byte for byte, each range's summary as the format's own records; `onWarning`
+ * is told what the copy will not do.
  */
-export function serializeCompacted(input: Buffer, original: Transcript, result: CompactResult, tokenizer?: TokenizerV1): Buffer {
-  return writeCompacted({ input, transcript: original, compacted: result.transcript!, summaries: result.summaries, ...(tokenizer ? { tokenizer } : {}) })
+export function serializeCompacted(input: Buffer, original: Transcript, result: CompactResult, tokenizer?: TokenizerV1, onWarning?: (message: string) => void): Buffer {
+  return writeCompacted({ input, transcript: original, compacted: result.transcript!, summaries: result.summaries, ...(tokenizer ? { tokenizer } : {}), ...(onWarning ? { onWarning } : {}) })
 }
 
 /** `--log FILE`, resolved like `-o` before any summarizer runs; standard output is taken by the transcript or the report. */
@@ -183,8 +184,10 @@ export const compactCommand: CliCommand = {
       const target: OutputTarget | undefined = output ?? (values.json ? undefined : { kind: 'stdout', display: '<stdout>' })
       if (target) {
         // The report names the output only once the write has succeeded.
-        await writeOutput(target, serializeCompacted(input.bytes, transcript, result, tokenizer), io)
+        const warnings: string[] = []
+        await writeOutput(target, serializeCompacted(input.bytes, transcript, result, tokenizer, (warning) => warnings.push(warning)), io)
         written = target.display
+        for (const warning of warnings) await io.stderr(`floorguard compact: warning: ${warning}\n`)
       }
     }
     if (log) await writeOutput(log, Buffer.from(eventsJsonl(events)), io)

@@ -260,6 +260,10 @@ export function placeholder(block: Record<string, unknown>): string {
 export interface LogRangeContext {
   /** The verified summary text. */
   readonly text: string
+  /** Half-open message range `[start, end)` the summary replaces, in the transcript that was read. */
+  readonly range: readonly [number, number]
+  /** Tells the user what the written copy will not do for this range (a later compaction that will not load it). */
+  warn(message: string): void
   /** The records of the lines the range removes, parsed (on demand), in file order; a line that does not parse is left out. */
   removed(): readonly Record<string, unknown>[]
   /** Tokens of the replaced messages, when the caller counted them. */
@@ -281,8 +285,15 @@ export interface LogCompaction {
   replace(context: LogRangeContext): { readonly lines: string; readonly relink?: ReadonlyMap<string, string> }
   /**
    * A kept record's line rewritten when it points at a removed record (`relink` maps removed ids to new ones), or
-   * undefined to keep the line's bytes. Called for every kept line after a range: it should decide without parsing
-   * the line when it can.
+   * undefined to keep the line's bytes; `lineNumber` is its 1-based line in the input. Called for every kept line
+   * after a range that returned ids to relink, or with `relinksEveryLine` for every kept line: it should decide
+   * without parsing the line when it can.
    */
-  relink?(line: string, relink: ReadonlyMap<string, string>): string | undefined
+  relink?(line: string, relink: ReadonlyMap<string, string>, lineNumber: number): string | undefined
+  /**
+   * Whether `relink` reads every kept line, not only once ids were relinked (Codex: a later `compacted` record's
+   * `replacement_history` holds the items a range replaced).
+   * @default false
+   */
+  readonly relinksEveryLine?: boolean
 }

@@ -152,10 +152,122 @@ describe('codex mapping', () => {
     expect(best(`{"record_type":"state"}\n${item}\n${wrapped}\n`)).toEqual(['codex'])
     expect(best(`${item}\n${wrapped}\n{"role":"user","content":"hi"}\n`)).not.toContain('codex')
   })
+
+  describe('a range before a compaction the rollout already records', () => {
+    // A black-box re-test: compacting messages 0:30 of a copy floorguard had compacted at 50:150 wrote a summary Codex
+    // never loads, with no warning: the later `compacted` record, which Codex resumes from, still held messages 0-30.
+    const at = (second: number) => `2026-05-01T10:00:${String(second).padStart(2, '0')}.000Z`
+    const record = (second: number, type: string, payload: Record<string, unknown>) => JSON.stringify({ timestamp: at(second), type, payload })
+    const message = (role: string, text: string) => ({ type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }] })
+    const hidden = (id: string) => ({ type: 'reasoning', summary: [], content: null, encrypted_content: `gAAAA-${id}` })
+    const call = (id: string, command: string) => ({ type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', command] }), call_id: id })
+    const output = (id: string, text: string) => ({ type: 'function_call_output', call_id: id, output: text })
+    const items = [
+      message('developer', 'Sandbox: workspace-write. Never run git push.'),
+      message('user', 'Pin fsspec==2024.6.1 in requirements.txt.'),
+      hidden('1'),
+      call('call_1', "sed -i 's/^fsspec.*/fsspec==2024.6.1/' requirements.txt"),
+      output('call_1', ''),
+      hidden('2'),
+      message('assistant', 'Pinned fsspec==2024.6.1.'),
+      message('user', 'Run the tests.'),
+      call('call_2', 'pytest -q'),
+      output('call_2', '12 passed in 3.1s'),
+      message('assistant', 'All 12 tests pass.'),
+      message('user', 'Now bump the version to 1.4.0.'),
+      message('assistant', 'Bumped to 1.4.0 in pyproject.toml.'),
+    ]
+    const input = [
+      record(0, 'session_meta', { id: 'session-1', cwd: '/home/ada/app' }),
+      ...items.slice(0, 7).map((item, index) => record(index + 1, 'response_item', item)),
+      record(8, 'event_msg', { type: 'token_count', info: null }),
+      ...items.slice(7).map((item, index) => record(index + 9, 'response_item', item)),
+    ].join('\n') + '\n'
+
+    /** Codex's resume as codex-rs replays a rollout (the re-test's codexresume.py), written again here. */
+    const resume = (text: string): unknown[] => {
+      let history: unknown[] = []
+      for (const line of text.split('\n')) {
+        if (line.trim() === '') continue
+        const row = JSON.parse(line) as { type: string; payload?: { message?: string; replacement_history?: unknown[] } }
+        if (row.type === 'response_item') history.push(row.payload)
+        else if (row.type === 'compacted') {
+          history = Array.isArray(row.payload?.replacement_history)
+            ? [...row.payload.replacement_history]
+            : [...history.filter((item) => (item as { role?: string }).role === 'user'), message('user', row.payload?.message ?? '')]
+        }
+      }
+      return history
+    }
+    /** `history` with the run of `run` (equal items, in a row) replaced by `summary`. */
+    const replaceRun = (history: readonly unknown[], run: readonly unknown[], summary: string): unknown[] => {
+      const keys = history.map((item) => JSON.stringify(item))
+      const first = keys.indexOf(JSON.stringify(run[0]))
+      expect(keys.slice(first, first + run.length)).toEqual(run.map((item) => JSON.stringify(item)))
+      return [...history.slice(0, first), message('user', summary), ...history.slice(first + run.length)]
+    }
+    const compactWith = async (text: string, summaries: readonly CompactedRange[]) => {
+      const warnings: string[] = []
+      const transcript = await read('rollout.jsonl', text)
+      const written = compactRanges(text, transcript, summaries, undefined, (warning) => warnings.push(warning)).toString('utf8')
+      return { written, warnings, transcript }
+    }
+
+    it('rewrites the later replacement_history so that Codex resumes with the summary in place of the range', async () => {
+      // Messages: 0 developer, 1 user, 2 call_1, 3 its output, 4 assistant, 5 user, 6 call_2, 7 output, 8 assistant, 9 user, 10 assistant.
+      const first = await compactWith(input, [{ range: [5, 9], text: 'Tests: 12 passed.' }])
+      expect(first.warnings).toEqual([])
+      // Messages of the copy: 0 developer, 1 user, 2 call_1, 3 output, 4 assistant, 5 the summary, 6 user, 7 assistant.
+      const second = await compactWith(first.written, [{ range: [1, 4], text: 'Pinned fsspec==2024.6.1.' }])
+      expect(second.warnings).toEqual([])
+      // The range's items, and the encrypted reasoning between them that the range kept, give way to the summary.
+      expect(resume(second.written)).toEqual(replaceRun(resume(first.written), items.slice(1, 5), 'Pinned fsspec==2024.6.1.'))
+      expect(JSON.stringify(resume(second.written))).not.toContain('call_1')
+      // Every other line stays byte for byte: new are the range's compacted record and the later one rewritten.
+      const changed = second.written.split('\n').filter((line) => !first.written.split('\n').includes(line))
+      expect(changed.map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['compacted', 'compacted'])
+      expect((await read('again.jsonl', second.written)).messages.map((entry) => entry.parts.map((part) => part.type).join('+'))).toEqual(['text', 'summary', 'text', 'summary', 'text', 'text'])
+    })
+
+    it('rewrites it for every range of one write, before and after the compaction', async () => {
+      const first = await compactWith(input, [{ range: [5, 9], text: 'Tests: 12 passed.' }])
+      const second = await compactWith(first.written, [
+        { range: [1, 4], text: 'Pinned fsspec==2024.6.1.' },
+        { range: [6, 8], text: 'Version 1.4.0.' },
+      ])
+      expect(second.warnings).toEqual([])
+      const expected = replaceRun(replaceRun(resume(first.written), items.slice(1, 5), 'Pinned fsspec==2024.6.1.'), items.slice(11, 13), 'Version 1.4.0.')
+      expect(resume(second.written)).toEqual(expected)
+    })
+
+    it("warns when the later compaction is Codex's own (user messages only) and cannot be rewritten exactly", async () => {
+      // Codex's own compaction keeps the user messages (some cut short) and its summary: the range's items are not
+      // its history's beginning, so nothing can replace them exactly and Codex will not load the summary.
+      const native = input.replace(
+        /\n(?=.*"Run the tests\.")/,
+        `\n${record(8, 'compacted', { message: 'Codex: fsspec pinned.', replacement_history: [items[1], message('user', 'Codex: fsspec pinned.')] })}\n`,
+      )
+      const { written, warnings } = await compactWith(native, [{ range: [1, 4], text: 'Pinned fsspec==2024.6.1.' }])
+      expect(warnings).toEqual([
+        "messages 1:4 lie before the log's own compaction at line 10, whose replacement_history floorguard cannot rewrite exactly (it does not begin with the log's history at the range's end); Codex resumes from its last compaction, so it will not load this summary",
+      ])
+      expect(written.split('\n')).toContain(native.split('\n')[9])
+      // Without a replacement_history Codex rebuilds from the user messages before it, the summary among them: no warning.
+      const legacy = native.replace(/,"replacement_history":\[[^\n]*\]\}\}/, '}}')
+      expect(legacy).not.toContain('replacement_history')
+      expect((await compactWith(legacy, [{ range: [1, 4], text: 'Pinned fsspec==2024.6.1.' }])).warnings).toEqual([])
+    })
+  })
 })
 
 /** The compacted copy of a rollout with each range replaced by its summary (what `compact` writes). */
-function compactRanges(input: string, transcript: Awaited<ReturnType<typeof read>>, summaries: readonly CompactedRange[], now = () => new Date('2026-05-01T12:00:00.000Z')): Buffer {
+function compactRanges(
+  input: string,
+  transcript: Awaited<ReturnType<typeof read>>,
+  summaries: readonly CompactedRange[],
+  now = () => new Date('2026-05-01T12:00:00.000Z'),
+  onWarning?: (message: string) => void,
+): Buffer {
   const messages: Message[] = []
   let cursor = 0
   for (const summary of summaries) {
@@ -163,5 +275,5 @@ function compactRanges(input: string, transcript: Awaited<ReturnType<typeof read
     cursor = summary.range[1]
   }
   messages.push(...transcript.messages.slice(cursor))
-  return writeCompacted({ input: Buffer.from(input), transcript, compacted: { ...transcript, messages }, summaries, now })
+  return writeCompacted({ input: Buffer.from(input), transcript, compacted: { ...transcript, messages }, summaries, now, ...(onWarning ? { onWarning } : {}) })
 }

@@ -366,19 +366,106 @@ function appendRecords(messages: readonly Message[], options: Required<CodexForm
  * no message items) gets the `compacted` record alone: there the message events are the messages, and the event would
  * hide those after the range. Without the event, a rollout compacted whole (no message item left) was read back from
  * the copies of the replaced messages that Codex logs as events.
+ *
+ * A `compacted` record after the range is what Codex resumes from, so its `replacement_history` must not bring back
+ * the replaced items: when it begins with the history Codex had at the range's end (a compaction floorguard wrote,
+ * or any built by replaying the log), that beginning becomes the new record's history, and the rest stays. One
+ * Codex wrote itself keeps only the user messages, some cut short, and cannot be rewritten exactly: the range gets a
+ * warning instead (Codex will not load its summary).
  */
 export function createCodexCompaction(transcript: Transcript, options: CodexFormatOptions = {}): LogCompaction {
   const resolved = { now: options.now ?? (() => new Date()) }
   const fromEvents = isRecord(transcript.envelope) && transcript.envelope['eventMessages'] === true
+  const ranges: WrittenRange[] = []
+  const rewrite = (history: readonly unknown[]): readonly unknown[] => ranges.reduce((current, range) => rewriteHistory(current, range) ?? current, history)
   return {
+    relinksEveryLine: !fromEvents,
     replace(context) {
       const write = (type: string, payload: Record<string, unknown>) => rolloutLine(resolved.now, type, payload)
       if (fromEvents) return { lines: write('compacted', { message: context.text }) }
-      const history = [...replayedHistory(context.written()), userMessageItem(context.text)]
+      const before = replay([], context.written(), rewrite)
+      const history = [...before, userMessageItem(context.text)]
+      const end = replay(before, context.removed(), rewrite)
+      ranges.push({ range: context.range, end: end.map(itemKey), history, warn: context.warn, warned: false })
       return { lines: `${write('compacted', { message: context.text, replacement_history: history })}${write('event_msg', { type: 'context_compacted' })}` }
+    },
+    relink(line, _relink, lineNumber) {
+      // Only a `compacted` record's line can hold replaced items; the rest are decided without parsing.
+      if (ranges.length === 0 || !line.includes('"compacted"')) return undefined
+      let record: unknown
+      try {
+        record = JSON.parse(line)
+      } catch {
+        return undefined
+      }
+      if (!isRecord(record) || record['type'] !== 'compacted' || !isRecord(record['payload'])) return undefined
+      const payload = record['payload']
+      const original = payload['replacement_history']
+      // Without one, Codex rebuilds the history from the user messages before it: the summary is one of them now.
+      if (!Array.isArray(original)) return undefined
+      let history: readonly unknown[] = original
+      for (const range of ranges) {
+        const rewritten = rewriteHistory(history, range)
+        if (rewritten !== undefined) history = rewritten
+        else if (!range.warned) {
+          range.warned = true
+          range.warn(
+            `messages ${range.range[0]}:${range.range[1]} lie before the log's own compaction at line ${lineNumber}, whose replacement_history floorguard cannot rewrite exactly (it does not begin with the log's history at the range's end); Codex resumes from its last compaction, so it will not load this summary`,
+          )
+        }
+      }
+      return history === original ? undefined : JSON.stringify({ ...record, payload: { ...payload, replacement_history: history } })
     },
   }
 }
+
+/** A range written as a compaction, as the `compacted` records after it must see it. */
+interface WrittenRange {
+  /** The messages it replaced. */
+  readonly range: readonly [number, number]
+  /** The history Codex had at the range's end in the input (keys of its items, see {@link itemKey}), kept-in-range items that map to no message aside. */
+  readonly end: readonly string[]
+  /** The range's own `replacement_history`: the history before it, then the summary. */
+  readonly history: readonly unknown[]
+  readonly warn: (message: string) => void
+  warned: boolean
+}
+
+/** An item's identity for comparing histories: its JSON, as written (the log and a replacement history write an item alike). */
+function itemKey(item: unknown): string {
+  return JSON.stringify(item) ?? ''
+}
+
+/**
+ * `history` with the range's history at its end replaced by the range's own, or undefined when `history` does not
+ * begin with that end: every item of it, in order, with nothing between them but items that map to no message
+ * (encrypted reasoning the range kept, which the new record drops just as Codex's replay would).
+ */
+function rewriteHistory(history: readonly unknown[], range: WrittenRange): unknown[] | undefined {
+  const { end } = range
+  if (end.length === 0 || history.length < end.length) return undefined
+  let matched = 0
+  let index = 0
+  for (; index < history.length && matched < end.length; index++) {
+    const item = history[index]
+    if (itemKey(item) === end[matched]) matched++
+    else if (matched === 0 || !mapsToNoMessage(item)) return undefined
+  }
+  return matched === end.length ? [...range.history, ...history.slice(index)] : undefined
+}
+
+/** Whether a response item gives the reader nothing: encrypted-only reasoning, or a type it does not read. */
+function mapsToNoMessage(item: unknown): boolean {
+  if (!isRecord(item)) return false
+  const type = item['type']
+  if (type === 'reasoning') {
+    return !(['summary', 'content'] as const).some((key) => Array.isArray(item[key]) && item[key].some((entry) => isRecord(entry) && typeof entry['text'] === 'string'))
+  }
+  return typeof type === 'string' && !READ_ITEM_TYPES.has(type)
+}
+
+/** Response item types the reader maps to message parts. */
+const READ_ITEM_TYPES = new Set(['message', 'reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'function_call_output', 'custom_tool_call_output'])
 
 /** A user message response item holding `text`. */
 function userMessageItem(text: string): Record<string, unknown> {
@@ -386,24 +473,25 @@ function userMessageItem(text: string): Record<string, unknown> {
 }
 
 /**
- * The history Codex rebuilds from rollout records on resume: response items in order; a `compacted` record replaces
- * it with its `replacement_history`, or, without one, with the user messages so far and its summary.
+ * The history Codex rebuilds from rollout records on resume, continuing `history`: response items in order; a
+ * `compacted` record replaces it with its `replacement_history` (as `rewrite` leaves it: an earlier range of this write
+ * replaced in it), or, without one, with the user messages so far and its summary.
  */
-function replayedHistory(records: readonly Record<string, unknown>[]): unknown[] {
-  let history: unknown[] = []
+function replay(history: readonly unknown[], records: readonly Record<string, unknown>[], rewrite: (history: readonly unknown[]) => readonly unknown[]): unknown[] {
+  let replayed = [...history]
   for (const record of records) {
-    if (isBareItem(record)) history.push(record)
-    else if (record['type'] === 'response_item' && isRecord(record['payload'])) history.push(record['payload'])
+    if (isBareItem(record)) replayed.push(record)
+    else if (record['type'] === 'response_item' && isRecord(record['payload'])) replayed.push(record['payload'])
     else if (record['type'] === 'compacted' && isRecord(record['payload'])) {
       const compacted = record['payload']
-      if (Array.isArray(compacted['replacement_history'])) history = [...compacted['replacement_history']]
+      if (Array.isArray(compacted['replacement_history'])) replayed = [...rewrite(compacted['replacement_history'])]
       else {
-        const users = history.filter((item) => isRecord(item) && item['type'] === 'message' && item['role'] === 'user')
-        history = [...users, userMessageItem(typeof compacted['message'] === 'string' ? compacted['message'] : '')]
+        const users = replayed.filter((item) => isRecord(item) && item['type'] === 'message' && item['role'] === 'user')
+        replayed = [...users, userMessageItem(typeof compacted['message'] === 'string' ? compacted['message'] : '')]
       }
     }
   }
-  return history
+  return replayed
 }
 
 /** Creates the Codex rollout format with the given clock for appended records. */
