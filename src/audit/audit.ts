@@ -7,10 +7,14 @@ import type { Message, Transcript } from '../spec/transcript.js'
 import { planCompaction } from '../plan/plan.js'
 import type { CompactionPlan } from '../plan/types.js'
 import { messageTokens } from '../transcript/render.js'
+import { argumentStrings } from './_arguments.js'
 import { createTextSearch, type SearchPiece } from './_first-uses.js'
 import { highWaterCuts } from './cuts.js'
+import { replacedSegments, type ReplacedSegment } from './segments.js'
 import { findSummaries, type SummaryPoint } from './summaries.js'
 import type { AuditDecision, AuditOptions, CounterfactualReason, CutAudit, FileAudit, LostItem, SummaryAudit } from './types.js'
+
+export { argumentStrings }
 
 /** Item kinds whose loss alone makes a counterfactual. */
 const COUNTERFACTUAL_KINDS: ReadonlyMap<string, CounterfactualReason> = new Map([
@@ -19,31 +23,14 @@ const COUNTERFACTUAL_KINDS: ReadonlyMap<string, CounterfactualReason> = new Map(
 ])
 
 /**
- * argumentStrings(value) = the string leaves of a tool call's arguments in order (numbers and booleans as written;
- * an array of strings is one leaf joined by spaces, an argv reads as a command line).
- */
-export function argumentStrings(value: unknown): string[] {
-  const out: string[] = []
-  const visit = (node: unknown): void => {
-    if (typeof node === 'string') out.push(node)
-    else if (typeof node === 'number' || typeof node === 'boolean') out.push(String(node))
-    else if (Array.isArray(node) && node.length > 0 && node.every((element) => typeof element === 'string')) out.push(node.join(' '))
-    else if (Array.isArray(node)) for (const element of node) visit(element)
-    else if (node !== null && typeof node === 'object') for (const element of Object.values(node)) visit(element)
-  }
-  visit(value)
-  return out
-}
-
-/**
  * referencePieces(messages, from, to, skip) = what the session said after a summary, as search pieces: the text parts
- * of user and assistant messages and the argument strings of tool calls in `[from, to)`, except message `skip` (the
- * summary itself). Not tool results (a tool printing an item is not the session using it), not reasoning, not
+ * of user and assistant messages and the argument strings of tool calls in `[from, to)`, except the message or
+ * messages `skip` (the summaries: floorguard writes its own as user text). Not tool results (a tool printing an item is not the session using it), not reasoning, not
  * summaries (a later summary repeating an item is not a use of it), not system text.
  */
-export function* referencePieces(messages: readonly Message[], from: number, to: number, skip = -1): Generator<SearchPiece> {
+export function* referencePieces(messages: readonly Message[], from: number, to: number, skip: number | ReadonlySet<number> = -1): Generator<SearchPiece> {
   for (let index = from; index < to; index++) {
-    if (index === skip) continue
+    if (typeof skip === 'number' ? index === skip : skip.has(index)) continue
     const message = messages[index]!
     const spoken = message.role === 'user' || message.role === 'assistant'
     for (const part of message.parts) {
@@ -78,16 +65,19 @@ function segmentTokens(messages: readonly Message[], start: number, end: number,
   return tokens
 }
 
-/** Audits one summary point against the segment `[start, point.message)` and the session up to `futureEnd`. */
-function auditSummary(transcript: Transcript, point: SummaryPoint, start: number, futureEnd: number, options: AuditOptions): SummaryAudit {
+/**
+ * Audits one summary point against the segment it replaced and the session up to `futureEnd`: an item survived when
+ * the summary or the history its compaction kept verbatim holds its text.
+ */
+function auditSummary(transcript: Transcript, point: SummaryPoint, segmentOf: ReplacedSegment, futureEnd: number, summaryAt: ReadonlySet<number>, options: AuditOptions): SummaryAudit {
   const { messages } = transcript
-  const end = point.message
+  const { start, end } = segmentOf
   const segment = messages.slice(start, end)
   const floor = options.estimator.estimate(segment, start)
   const items: readonly FloorItem[] = floor.items
   const search = createTextSearch(items.map((item) => item.text))
-  const kept = search.firstUses([{ text: point.text, message: 0 }])
-  const used = search.firstUses(referencePieces(messages, end, futureEnd, point.missing ? -1 : end))
+  const kept = search.firstUses([{ text: point.text, message: 0 }, ...(segmentOf.kept?.texts ?? []).map((text) => ({ text, message: 0 }))])
+  const used = search.firstUses(referencePieces(messages, end, futureEnd, point.missing ? new Set([...summaryAt].filter((at) => at !== end)) : summaryAt))
 
   const lost: LostItem[] = []
   const lostKinds: Record<string, number> = {}
@@ -113,7 +103,8 @@ function auditSummary(transcript: Transcript, point: SummaryPoint, start: number
     { slot, budget: Math.max(1, Math.floor((options.splitBudgetRatio ?? 2) * slot)) },
   )
   // A current decision: the value in force at the end of a key the segment changed (the planner's changed state).
-  if (plan.state.some((value) => value.status === 'current' && !point.text.includes(value.text))) reasons.add('current-decision')
+  const keptText = (text: string) => point.text.includes(text) || (segmentOf.kept?.texts.some((piece) => piece.includes(text)) ?? false)
+  if (plan.state.some((value) => value.status === 'current' && !keptText(value.text))) reasons.add('current-decision')
   const counterfactualReasons = point.missing ? [] : (['constraint', 'error', 'current-decision'] as const).filter((reason) => reasons.has(reason))
 
   return {
@@ -132,6 +123,7 @@ function auditSummary(transcript: Transcript, point: SummaryPoint, start: number
     source: point.source,
     ...(point.line === undefined ? {} : { line: point.line }),
     ...(point.missing ? { summaryMissing: true as const } : {}),
+    ...(segmentOf.notInFile ? { replacedNotInFile: segmentOf.notInFile } : {}),
     lostKinds,
     counterfactualReasons,
     tokens,
@@ -163,17 +155,26 @@ function auditCuts(transcript: Transcript, options: AuditOptions): CutAudit[] {
 
 /**
  * auditTranscript(transcript, options) = for each summary already in the transcript ({@link findSummaries}), the
- * segment it replaced (previous summary included, to this one), its items (`options.estimator`), those the summary
- * kept verbatim (exact substring), the lost ones the session used again before the next summary (first message of
+ * segment it replaced ({@link replacedSegments}: from the previous summary, included, to this one, less what the
+ * compaction kept; empty for floorguard's own summaries, whose replaced messages the file no longer holds), its items
+ * (`options.estimator`), those the summary or the history its compaction kept held verbatim (exact substring), the lost ones the session used again before the next summary (first message of
  * use), the counterfactual verdict, and the planner's decision at the summary's size; for a transcript without
  * summaries, the high-water-mark compactions at `options.slot` and the planner's decision on each. Pure.
  */
 export function auditTranscript(transcript: Transcript, options: AuditOptions): FileAudit {
   const { messages } = transcript
   const points = findSummaries(transcript)
-  const summaries = points.map((point, index) =>
-    auditSummary(transcript, point, index === 0 ? 0 : points[index - 1]!.message, points[index + 1]?.message ?? messages.length, options),
-  )
+  const segments = replacedSegments(transcript, points)
+  // The session's use of a summary's items runs to the next compaction that replaced it: floorguard's own summaries
+  // in between replaced only their range, and are no use of anything.
+  const summaryAt = new Set(points.map((point) => point.message))
+  let futureEnd = messages.length
+  const ends: number[] = []
+  for (let index = points.length - 1; index >= 0; index--) {
+    ends[index] = futureEnd
+    if (!segments[index]!.notInFile) futureEnd = points[index]!.message
+  }
+  const summaries = points.map((point, index) => auditSummary(transcript, point, segments[index]!, ends[index]!, summaryAt, options))
   const cuts = points.length === 0 ? auditCuts(transcript, options) : []
   return {
     file: options.file ?? '<transcript>',

@@ -7,6 +7,7 @@ export { AUDIT_LOG_FORMAT, auditLogRecords, isAuditLogHead, type AuditLogOptions
 export { allowedBoundaries, highWaterCuts, type HighWaterCut, type HighWaterCutOptions } from './cuts.js'
 export { isOpenCodeExportHead, isOpenCodeStorageRoot, OPENCODE_FORMAT, readOpenCodeExport, readOpenCodeStorageSession } from './opencode.js'
 export type { OpenCodeStorageFile, OpenCodeStoredMessage } from './opencode.js'
+export { keptHistory, openingStateBlock, replacedSegments, type KeptHistory, type ReplacedSegment, type StateBlockReplaced } from './segments.js'
 export { findSummaries, summaryOf, STATE_BLOCK_PREFIX, type SummaryPoint } from './summaries.js'
 export { auditReport, auditTotals, type AuditReportOptions } from './totals.js'
 export type * from './types.js'

@@ -15,12 +15,14 @@ export interface AuditReportOptions {
 
 /**
  * auditTotals(files, options) = the sums over `files` (pooled survival and future-loss shares); summaries whose text
- * the log lacks are counted in `summariesMissing` and left out of every other sum.
+ * the log lacks are counted in `summariesMissing`, those whose replaced messages the file no longer holds in
+ * `replacedNotInFile`, and both are left out of every other sum.
  */
 export function auditTotals(files: readonly FileAudit[], options: AuditReportOptions = {}): AuditTotals {
   let bytes = 0
   let summaries = 0
   let summariesMissing = 0
+  let replacedNotInFile = 0
   let items = 0
   let survived = 0
   let futureReferenced = 0
@@ -43,6 +45,11 @@ export function auditTotals(files: readonly FileAudit[], options: AuditReportOpt
         summariesMissing++
         continue
       }
+      // What floorguard's compact replaced is not in the file: nothing was audited.
+      if (summary.replacedNotInFile) {
+        replacedNotInFile++
+        continue
+      }
       items += summary.items
       survived += summary.survived
       futureReferenced += summary.futureReferenced
@@ -57,6 +64,7 @@ export function auditTotals(files: readonly FileAudit[], options: AuditReportOpt
     bytes,
     summaries,
     summariesMissing,
+    replacedNotInFile,
     items,
     survived,
     survival: items === 0 ? null : survived / items,

@@ -28,7 +28,11 @@ export interface LostItem {
 export interface SummaryAudit {
   /** Index of the message holding the summary. */
   readonly message: number
-  /** `[start, end)`: the segment it replaced, from the previous summary (included) or 0 to this one (excluded). */
+  /**
+   * `[start, end)`: the segment it replaced, from the previous summary (included) or 0 to this one (excluded), less
+   * what the compaction kept at its start (the leading system messages, the history a Codex `compacted` record keeps);
+   * empty (`start = end`) for a summary floorguard wrote over messages the file no longer holds (`replacedNotInFile`).
+   */
   readonly replaced: readonly [number, number]
   /** Distinct irreducible items of the segment (the `full` estimator's). */
   readonly items: number
@@ -58,6 +62,13 @@ export interface SummaryAudit {
    * item counts as not kept, `survival` is null, the verdict false, and the totals leave it out.
    */
   readonly summaryMissing?: true
+  /**
+   * Extra: the summary is a floorguard state block, which compact writes in place of the messages it replaced: those
+   * are not in this file (the messages around it are ones compact kept). `range` and `tokens` are what the block's
+   * opening line names (`range="a-b"`: indices of the transcript it was written into), null when it names none.
+   * Nothing is audited (no items, survival null, verdict false) and the totals leave it out.
+   */
+  readonly replacedNotInFile?: { readonly range: readonly [number, number] | null; readonly tokens: number | null }
   /** Extra: lost items per kind. */
   readonly lostKinds: Readonly<Record<string, number>>
   /** Extra: which kinds of lost state made the verdict (empty when `counterfactual` is false). */
@@ -134,6 +145,8 @@ export interface AuditTotals {
   readonly summaries: number
   /** Summaries whose text the log lacks or encrypts (`summaryMissing`), left out of the sums below. */
   readonly summariesMissing: number
+  /** Summaries floorguard wrote over messages their file no longer holds (`replacedNotInFile`), left out likewise. */
+  readonly replacedNotInFile: number
   readonly items: number
   readonly survived: number
   /** `survived / items` pooled over all summaries, or null with no items. */

@@ -65,6 +65,54 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
+/**
+ * A session of `steps` tool-using turns in `format` (openai, claude-code or codex), each turn with its own constraint,
+ * command, error and paths: enough distinct items that compact at a small slot splits it.
+ */
+function splitSession(format: string, steps: number): string {
+  const turns = Array.from({ length: steps }, (_, index) => ({
+    ask: `Step ${index}: edit src/mod${index}.ts. Do not delete config/prod${index}.yaml.`,
+    command: `cat src/mod${index}.ts && grep -n TODO${index} src/lib${index}/x.py`,
+    output: `Error: ModuleNotFoundError: No module named pkg${index}`,
+    answer: `I will use /opt/data/run${index}.csv.`,
+  }))
+  if (format === 'openai') {
+    const messages: unknown[] = [{ role: 'system', content: 'You are a coding agent. Never push to main.' }]
+    turns.forEach((turn, index) => {
+      messages.push({ role: 'user', content: turn.ask })
+      messages.push({ role: 'assistant', content: null, tool_calls: [{ id: `c${index}`, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: turn.command }) } }] })
+      messages.push({ role: 'tool', tool_call_id: `c${index}`, content: turn.output })
+      messages.push({ role: 'assistant', content: turn.answer })
+    })
+    return JSON.stringify({ messages })
+  }
+  if (format === 'claude-code') {
+    const records: unknown[] = []
+    let parent: string | null = null
+    const add = (type: 'user' | 'assistant', content: unknown) => {
+      const uuid = `00000000-0000-4000-8000-${String(records.length).padStart(12, '0')}`
+      records.push({ parentUuid: parent, isSidechain: false, sessionId: 's1', type, uuid, timestamp: '2026-01-01T00:00:00Z', message: { role: type, content } })
+      parent = uuid
+    }
+    turns.forEach((turn, index) => {
+      add('user', turn.ask)
+      add('assistant', [{ type: 'tool_use', id: `t${index}`, name: 'Bash', input: { command: turn.command } }])
+      add('user', [{ type: 'tool_result', tool_use_id: `t${index}`, content: turn.output, is_error: true }])
+      add('assistant', [{ type: 'text', text: turn.answer }])
+    })
+    return lines(records)
+  }
+  const item = (payload: unknown) => ({ timestamp: '2026-01-01T00:00:00Z', type: 'response_item', payload })
+  const records: unknown[] = [{ timestamp: '2026-01-01T00:00:00Z', type: 'session_meta', payload: { id: 's1', cwd: '/tmp' } }]
+  turns.forEach((turn, index) => {
+    records.push(item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: turn.ask }] }))
+    records.push(item({ type: 'function_call', name: 'shell', call_id: `c${index}`, arguments: JSON.stringify({ command: ['bash', '-lc', turn.command] }) }))
+    records.push(item({ type: 'function_call_output', call_id: `c${index}`, output: turn.output }))
+    records.push(item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: turn.answer }] }))
+  })
+  return lines(records)
+}
+
 /** Runs `floorguard audit ARGS` as a process (killed after 60 s: a bound on a hang, not a timing assertion). */
 function audit(args: string[]) {
   const result = spawnSync(process.execPath, [BIN, 'audit', ...args], { cwd: work, encoding: 'utf8', timeout: 60_000 })
@@ -184,6 +232,53 @@ describe.skipIf(!fresh)('floorguard audit as a process', () => {
     const code = await new Promise<number | null>((done) => child.on('close', done))
     expect(stderr).toBe('')
     expect(code).toBe(141)
+  })
+
+  it.each(['openai', 'claude-code', 'codex'])("floorguard's own split output (%s) audits as summaries over messages no longer in the file, nothing lost (a re-test: 16 of a Codex split's 17 parts lost state)", (format) => {
+    const input = join(work, `split-input.${format === 'openai' ? 'json' : 'jsonl'}`)
+    const output = join(work, `split-output.${format === 'openai' ? 'json' : 'jsonl'}`)
+    writeFileSync(input, splitSession(format, 40))
+    const compact = spawnSync(process.execPath, [BIN, 'compact', input, '--slot', '1200', '-o', output], { encoding: 'utf8', timeout: 60_000 })
+    expect(compact.status, compact.stderr).toBe(0)
+    const { code, stdout, stderr } = audit([output, '--json'])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const [file] = JSON.parse(stdout).files
+    const summaries = file.summaries as Array<{ message: number; replaced: number[]; lost: unknown[]; replacedNotInFile?: { range: number[] } }>
+    expect(file.format).toBe(format)
+    expect(summaries.length).toBeGreaterThan(1)
+    for (const summary of summaries) {
+      expect(summary.replaced).toEqual([summary.message, summary.message])
+      expect(summary.lost).toEqual([])
+    }
+    // The parts are siblings: their ranges tile the compacted range.
+    const ranges = summaries.map((summary) => summary.replacedNotInFile!.range)
+    for (let index = 1; index < ranges.length; index++) expect(ranges[index]![0]).toBe(ranges[index - 1]![1])
+    expect(JSON.parse(stdout).totals).toMatchObject({ summaries: summaries.length, replacedNotInFile: summaries.length, items: 0, counterfactual: 0 })
+    expect(audit([output]).stdout).toContain(`${summaries.length} not audited: ${summaries.length} floorguard wrote over messages no longer in the file`)
+  })
+
+  it("reads what a Codex compaction kept (replacement_history) though the worker reads no record's source: a kept summary is a sibling", () => {
+    const first = 'Part one: pinned numpy==1.26.4 in requirements.txt.'
+    const second = 'Part two: renamed FOO_LIMIT in src/limits.rs.'
+    const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] })
+    writeFileSync(
+      join(work, 'siblings.jsonl'),
+      lines([
+        { timestamp: 't', type: 'session_meta', payload: { id: 's', cwd: '/tmp' } },
+        { timestamp: 't', type: 'compacted', payload: { message: first, replacement_history: [user(first)] } },
+        { timestamp: 't', type: 'event_msg', payload: { type: 'context_compacted' } },
+        { timestamp: 't', type: 'compacted', payload: { message: second, replacement_history: [user(first), user(second)] } },
+        { timestamp: 't', type: 'event_msg', payload: { type: 'context_compacted' } },
+        { timestamp: 't', type: 'response_item', payload: user('Check requirements.txt again.') },
+      ]),
+    )
+    const { code, stdout } = audit(['siblings.jsonl', '--json'])
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout).files[0].summaries.map((summary: { replaced: number[]; items: number }) => [summary.replaced, summary.items])).toEqual([
+      [[0, 0], 0],
+      [[1, 1], 0],
+    ])
   })
 
   it('an OpenCode storage directory is audited session by session (each with its message and part files), not file by file', () => {

@@ -4,7 +4,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { isOpenCodeStorageRoot, openCodeStorageId, OPENCODE_STORAGE_DIRECTORIES, sortOpenCodeStorageNames } from '../../audit/opencode.js'
 import { auditTotals } from '../../audit/totals.js'
-import type { FailedFile, FileAudit } from '../../audit/types.js'
+import type { AuditTotals, FailedFile, FileAudit, SummaryAudit } from '../../audit/types.js'
 import { describeSystemError, parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
 import type { AuditJob, AuditJobResult, AuditWorkerSettings, OpenCodeSessionJob } from './_audit-worker.js'
 
@@ -141,10 +141,24 @@ function tableRows(audit: FileAudit): string[][] {
     const cuts = audit.cuts.length === 0 ? 'no compaction needed' : `${audit.cuts.length} compactions at --slot: ${audit.wouldCompact} compact, ${audit.wouldSplit} split, ${audit.wouldRefuse} refuse`
     return [[audit.file, audit.format, '-', '-', '-', '-', '-', '-', cuts]]
   }
-  return audit.summaries.map((summary) => [
+  return audit.summaries.map((summary) => {
+    const at = `${summary.message}${summary.line === undefined ? '' : ` (line ${summary.line})`}`
+    // floorguard's own summary sits where the messages it replaced were: nothing of them is left to audit.
+    const elsewhere = summary.replacedNotInFile
+    if (elsewhere) {
+      const range = elsewhere.range === null ? 'replaced messages' : `replaced messages ${elsewhere.range[0]}-${elsewhere.range[1]}`
+      return [audit.file, audit.format, at, '-', '-', '-', '-', `- vs ${summary.summaryTokens} (${range} not in this file)`, '-']
+    }
+    return summaryRow(audit, summary, at)
+  })
+}
+
+/** The row of a summary whose replaced segment is in the file. */
+function summaryRow(audit: FileAudit, summary: SummaryAudit, at: string): string[] {
+  return [
     audit.file,
     audit.format,
-    `${summary.message}${summary.line === undefined ? '' : ` (line ${summary.line})`}`,
+    at,
     // Without the summary's text nothing is known kept, nor what size a summary had to hold: no count, no decision.
     summary.summaryMissing ? `-/${summary.items}` : `${summary.survived}/${summary.items}`,
     percent(summary.survival),
@@ -152,7 +166,7 @@ function tableRows(audit: FileAudit): string[][] {
     summary.counterfactual ? `yes (${summary.counterfactualReasons.join(', ')})` : 'no',
     `${summary.floor} vs ${summary.summaryTokens}${summary.summaryMissing ? ' (summary not in log)' : ''}`,
     summary.summaryMissing ? '-' : summary.decision + (summary.parts ? ` into ${summary.parts}` : '') + (summary.reason ? ` (${summary.reason})` : ''),
-  ])
+  ]
 }
 
 function renderTable(rows: readonly string[][]): string {
@@ -300,7 +314,7 @@ export const auditCommand: CliCommand = {
       lines.push(
         '',
         `${counted(totals.files, 'file')} audited (${(totals.bytes / 1e6).toFixed(1)} MB), ${totals.skipped} skipped, ${totals.failed} failed; ` +
-          `${counted(totals.summaries, 'summary', 'summaries')} kept ${totals.survived} of ${counted(totals.items, 'item')} verbatim (${percent(totals.survival)}); ` +
+          `${counted(totals.summaries, 'summary', 'summaries')}${notAudited(totals)} kept ${totals.survived} of ${counted(totals.items, 'item')} verbatim (${percent(totals.survival)}); ` +
           `of ${counted(totals.futureReferenced, 'item')} used again after their summary, ${totals.futureLost} had been lost (${percent(totals.futureLostShare)}); ` +
           `${counted(totals.counterfactual, 'summary', 'summaries')} lost a constraint, an error or a current decision`,
       )
@@ -310,6 +324,15 @@ export const auditCommand: CliCommand = {
     if (internal) return 1
     return failed.length > 0 ? 2 : 0
   },
+}
+
+/** ` (2 not audited: 1 whose text the log lacks, 1 whose replaced messages are not in its file)`, or nothing. */
+function notAudited(totals: AuditTotals): string {
+  const reasons = [
+    ...(totals.summariesMissing > 0 ? [`${totals.summariesMissing} whose text the log lacks`] : []),
+    ...(totals.replacedNotInFile > 0 ? [`${totals.replacedNotInFile} floorguard wrote over messages no longer in the file`] : []),
+  ]
+  return reasons.length === 0 ? '' : ` (${totals.summariesMissing + totals.replacedNotInFile} not audited: ${reasons.join(', ')})`
 }
 
 /** `1 file`, `3 files`: a count with its noun in the number it takes. */
