@@ -75,7 +75,7 @@ describe('OpenCode storage directory', () => {
     const sessionFile = join(FIXTURE, 'session', PROJECT, `${SESSION}.json`)
     const result = await auditFile(
       { id: 0, open: sessionFile, file: `storage/session/${PROJECT}/${SESSION}.json`, explicit: false, opencode: { root: FIXTURE, reportRoot: 'storage', session: SESSION } },
-      { slot: 2000, lenient: false },
+      { slot: 2000, lenient: false, format: 'auto' },
       tools,
     )
     if (result.kind !== 'audit') throw new Error(`expected an audit, got ${JSON.stringify(result)}`)
@@ -110,7 +110,7 @@ describe('OpenCode storage directory', () => {
     writeFileSync(join(root, 'part', message, part), '{"id": "prt_x", "type": "tool", "tool": "bash"')
     const result = await auditFile(
       { id: 0, open: join(root, 'session', PROJECT, `${SESSION}.json`), file: `storage/session/${PROJECT}/${SESSION}.json`, explicit: false, opencode: { root, reportRoot: 'storage', session: SESSION } },
-      { slot: 2000, lenient: false },
+      { slot: 2000, lenient: false, format: 'auto' },
       await makeTools(),
     )
     expect(result).toMatchObject({ kind: 'fail', internal: false })

@@ -1,16 +1,21 @@
 /**
  * Sums the audits of many files into the report `floorguard audit --json` prints.
  */
-import type { AuditReport, AuditTotals, FailedFile, FileAudit } from './types.js'
+import type { AuditReport, AuditTotals, FailedFile, FileAudit, SkippedFile } from './types.js'
 
 /** What the walk counted besides the files it audited. */
 export interface AuditReportOptions {
   readonly failed?: readonly FailedFile[]
   /**
-   * Files a directory walk skipped as not transcripts.
-   * @default 0
+   * How many files a directory walk skipped as not transcripts.
+   * @default the length of `skippedFiles`
    */
   readonly skipped?: number
+  /**
+   * The files a directory walk skipped, with the reason.
+   * @default []
+   */
+  readonly skippedFiles?: readonly SkippedFile[]
 }
 
 /**
@@ -60,7 +65,7 @@ export function auditTotals(files: readonly FileAudit[], options: AuditReportOpt
   return {
     files: files.length,
     failed: options.failed?.length ?? 0,
-    skipped: options.skipped ?? 0,
+    skipped: options.skipped ?? options.skippedFiles?.length ?? 0,
     bytes,
     summaries,
     summariesMissing,
@@ -79,7 +84,7 @@ export function auditTotals(files: readonly FileAudit[], options: AuditReportOpt
   }
 }
 
-/** auditReport(files, options) = `{ version: 1, files, totals, failed }`, files in the order given. */
+/** auditReport(files, options) = `{ version: 1, files, totals, failed, skipped }`, files in the order given. */
 export function auditReport(files: readonly FileAudit[], options: AuditReportOptions = {}): AuditReport {
-  return { version: 1, files, totals: auditTotals(files, options), failed: options.failed ?? [] }
+  return { version: 1, files, totals: auditTotals(files, options), failed: options.failed ?? [], skipped: options.skippedFiles ?? [] }
 }

@@ -133,6 +133,12 @@ export interface FailedFile {
   readonly error: string
 }
 
+/** A file a directory walk did not read as a transcript, and why (one line). */
+export interface SkippedFile {
+  readonly file: string
+  readonly reason: string
+}
+
 /** Sums over every audited file. */
 export interface AuditTotals {
   /** Files audited (not counting failed or skipped ones). */
@@ -172,6 +178,8 @@ export interface AuditReport {
   readonly totals: AuditTotals
   /** Extra: files that could not be audited. */
   readonly failed: readonly FailedFile[]
+  /** Extra: files a directory walk did not read as transcripts, in walk order, each with the reason. */
+  readonly skipped: readonly SkippedFile[]
 }
 
 /** Options of {@link auditTranscript}; the defaults are the compaction-floor record's observed system. */

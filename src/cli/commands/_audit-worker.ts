@@ -28,6 +28,8 @@ import { sourceFromFile } from '../source.js'
 export interface AuditWorkerSettings {
   readonly slot: number
   readonly lenient: boolean
+  /** `auto`, or the transcript format every file is read as (`--format`). */
+  readonly format: string
 }
 
 /** One file to audit. `open` is the path to open, `file` the name to report. */
@@ -120,8 +122,20 @@ function withCompactionRecords(transcript: Transcript, records: ReadonlyMap<numb
 }
 
 /** Format detection's refusals all end by asking for `--format`: in a walk they mean "not a transcript". */
-function isDetectionFailure(error: unknown): boolean {
+function isDetectionFailure(error: unknown): error is Error {
   return FloorguardError.is(error) && error.code === 'invalid-input' && error.message.includes('pass --format')
+}
+
+/**
+ * skipReason(error, file) = detection's refusal as one line: without the file's name in front and the advice to pass
+ * `--format` (the list of skipped files says that once).
+ */
+export function skipReason(error: Error, file: string): string {
+  let reason = error.message.split('\n')[0]!
+  if (reason.startsWith(`${file}: `)) reason = reason.slice(file.length + 2)
+  else if (reason.startsWith(`${file}:`)) reason = reason.slice(reason.indexOf(': ') + 2)
+  const advice = reason.indexOf('; pass --format')
+  return advice === -1 ? reason : reason.slice(0, advice)
 }
 
 /** Audits one file: a hooks' audit log by its first record, otherwise a transcript of any detected format. */
@@ -135,21 +149,23 @@ export async function auditFile(job: AuditJob, settings: AuditWorkerSettings, to
     const bytes = (await stat(job.open)).size
     const source = await sourceFromFile(job.open)
     const named = { ...source, name: job.file }
-    if (isAuditLogHead(source.head)) {
+    const auto = settings.format === 'auto'
+    if (auto && isAuditLogHead(source.head)) {
       const records = auditLogRecords(await source.text(), { file: job.file })
       return { id: job.id, kind: 'audit', audit: { ...records, summaries: await withFutureUse(records.summaries, tools), bytes } }
     }
     let transcript
     const compactions = new Map<number, unknown>()
     try {
-      transcript = isOpenCodeExportHead(source.head)
-        ? readOpenCodeExport(await source.text(), job.file)
-        : withCompactionRecords(await readTranscript(tapCompactions(named, compactions), { format: 'auto', lenient: settings.lenient, keepSource: false }), compactions)
+      transcript =
+        auto && isOpenCodeExportHead(source.head)
+          ? readOpenCodeExport(await source.text(), job.file)
+          : withCompactionRecords(await readTranscript(tapCompactions(named, compactions), { format: settings.format, lenient: settings.lenient, keepSource: false }), compactions)
     } catch (error) {
-      if (!job.explicit && isDetectionFailure(error)) return { id: job.id, kind: 'skip', reason: 'no transcript format detected' }
+      if (!job.explicit && auto && isDetectionFailure(error)) return { id: job.id, kind: 'skip', reason: `no transcript format detected: ${skipReason(error, job.file)} (--format NAME reads it as NAME)` }
       throw error
     }
-    if (!job.explicit && transcript.format === 'text') return { id: job.id, kind: 'skip', reason: 'plain text' }
+    if (!job.explicit && auto && transcript.format === 'text') return { id: job.id, kind: 'skip', reason: 'plain text, no transcript format detected (--format text audits it)' }
     const audit = auditTranscript(transcript, { estimator: tools.estimator, tokenizer: tools.tokenizer, slot: settings.slot, file: job.file })
     return { id: job.id, kind: 'audit', audit: { ...audit, bytes } }
   } catch (error) {

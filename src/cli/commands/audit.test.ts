@@ -120,12 +120,12 @@ function audit(args: string[]) {
 }
 
 describe.skipIf(!fresh)('floorguard audit as a process', () => {
-  it('--json prints one object with exactly the contract keys; a directory is walked and non-transcripts are skipped quietly', () => {
+  it('--json prints one object with exactly the contract keys; a directory is walked and non-transcripts are skipped, each listed with the reason', () => {
     const { code, stdout, stderr } = audit(['logs', '--json', '--jobs', '2'])
     expect(stderr).toBe('')
     expect(code).toBe(0)
     const report = JSON.parse(stdout)
-    expect(Object.keys(report)).toEqual(['version', 'files', 'totals', 'failed'])
+    expect(Object.keys(report)).toEqual(['version', 'files', 'totals', 'failed', 'skipped'])
     expect(report.version).toBe(1)
     expect(report.files.map((file: { file: string; format: string }) => [file.file, file.format])).toEqual([
       ['logs/a-session.jsonl', 'claude-code'],
@@ -143,6 +143,41 @@ describe.skipIf(!fresh)('floorguard audit as a process', () => {
     expect(session).toMatchObject({ message: 3, replaced: [0, 3], counterfactual: true })
     expect(session.lost.find((item: { text: string }) => item.text === 'numpy==1.26.4')).toEqual({ kind: 'version', text: 'numpy==1.26.4', usedAgainAt: 4 })
     expect(report.totals).toMatchObject({ files: 3, failed: 0, skipped: 3, summaries: 2 })
+    expect(report.skipped.map((skip: { file: string }) => skip.file)).toEqual(['logs/README.md', 'logs/notes.txt', 'logs/package.json'])
+    expect(report.skipped[0].reason).toMatch(/^plain text/)
+    expect(report.skipped[1].reason).toMatch(/^not a transcript by its name/)
+    expect(report.skipped[2].reason).toMatch(/^no transcript format detected: expected an input whose format can be detected, got JSON that no format claims/)
+  })
+
+  it('the table names every file a walk skipped, one line each with the reason (a re-test: they were only counted)', () => {
+    const { code, stdout } = audit(['logs'])
+    expect(code).toBe(0)
+    const listed = stdout.slice(stdout.indexOf('skipped, not read as transcripts:')).split('\n').slice(1, 4)
+    expect(listed).toEqual([
+      '  logs/README.md: plain text, no transcript format detected (--format text audits it)',
+      '  logs/notes.txt: not a transcript by its name (a walk reads *.jsonl, *.json, *.traj, *.md)',
+      expect.stringMatching(/^ {2}logs\/package\.json: no transcript format detected: .*JSON that no format claims.* \(--format NAME reads it as NAME\)$/),
+    ])
+    expect(stdout).toMatch(/\n3 files audited \([\d.]+ MB\), 3 skipped, 0 failed;/)
+  })
+
+  it('--format NAME reads every file as NAME, as check does: the advice of a refused file works (a re-test: audit rejected --format)', () => {
+    writeFileSync(join(work, 'quoted.json'), JSON.stringify('Fix src/app.ts; never push to main.'))
+    const refused = audit(['quoted.json'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/^floorguard audit: quoted\.json: .*; pass --format text to read it as plain text\n$/)
+    const read = audit(['quoted.json', '--format', 'text', '--json'])
+    expect(read.stderr).toBe('')
+    expect(read.code).toBe(0)
+    expect(JSON.parse(read.stdout).files.map((file: { file: string; format: string }) => [file.file, file.format])).toEqual([['quoted.json', 'text']])
+    // Forced on a walk, the format reads every file (a package.json is no openai transcript: a bad file, not a skip).
+    const forced = audit(['logs/project-b', '--format', 'openai', '--json'])
+    expect(forced.code).toBe(2)
+    expect(JSON.parse(forced.stdout).files.map((file: { file: string }) => file.file)).toEqual(['logs/project-b/chat.json'])
+    expect(forced.stderr, forced.stderr).toMatch(/^floorguard audit: logs\/project-b\/rollout\.jsonl[:\d]*: expected /)
+    const unknown = audit(['logs', '--format', 'nope'])
+    expect(unknown).toMatchObject({ code: 2, stdout: '' })
+    expect(unknown.stderr).toMatch(/^floorguard audit: unknown transcript format "nope": expected auto or one of openai, .*codex/)
   })
 
   it('counts in its totals the cuts of every file (a long session crosses the high-water mark several times)', () => {

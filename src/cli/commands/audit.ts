@@ -4,11 +4,12 @@ import { basename, dirname, extname, join, resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { isOpenCodeStorageRoot, openCodeStorageId, OPENCODE_STORAGE_DIRECTORIES, sortOpenCodeStorageNames } from '../../audit/opencode.js'
 import { auditTotals } from '../../audit/totals.js'
-import type { AuditTotals, FailedFile, FileAudit, SummaryAudit } from '../../audit/types.js'
+import type { AuditTotals, FailedFile, FileAudit, SkippedFile, SummaryAudit } from '../../audit/types.js'
+import { getFormat } from '../../transcript/registry.js'
 import { describeSystemError, parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
 import type { AuditJob, AuditJobResult, AuditWorkerSettings, OpenCodeSessionJob } from './_audit-worker.js'
 
-const usage = `usage: floorguard audit PATH... [--slot N] [--jobs N] [--json] [--lenient] [--debug]
+const usage = `usage: floorguard audit PATH... [--format auto|openai|…] [--slot N] [--jobs N] [--json] [--lenient] [--debug]
 
 Audits the compactions already in transcripts: for every summary (Claude Code continuations and compact_boundary,
 Codex compacted items, Gemini <state_snapshot> blocks, OpenCode summaries, floorguard's state blocks, and the
@@ -16,12 +17,14 @@ records of floorguard's hooks in audit.jsonl), the irreducible items of the segm
 verbatim, which the session used again after it, and what floorguard would have decided at the summary's size.
 Transcripts without summaries: where a compactor at --slot and the high-water mark (85% of 128k) would have had to
 split or refuse. Directories are walked (*.jsonl, *.json, *.traj, *.md); other files, plain text and files of no
-detected format found by the walk are skipped and counted. An OpenCode storage directory (one holding session/,
+detected format found by the walk are skipped: each is listed with the reason. An OpenCode storage directory (one holding session/,
 message/ and part/, e.g. ~/.local/share/opencode/storage) is audited session by session.
 
+  --format F   read every file as format F (one of check's: openai, codex, claude-code, …), or auto (default) to
+               detect each one (and a hooks' audit.jsonl, an OpenCode export)
   --slot N     the counterfactual compactor's summary slot in tokens (default 2000)
   --jobs N     files audited in parallel on worker threads (default: the number of cores)
-  --json       print one JSON object: {"version":1,"files":[…],"totals":{…},"failed":[…]}
+  --json       print one JSON object: {"version":1,"files":[…],"totals":{…},"failed":[…],"skipped":[…]}
   --lenient    skip a truncated last JSONL line (a log still being written)
 
 A progress bar goes to stderr when it is a terminal. A file that cannot be read gets one line on stderr naming it
@@ -32,9 +35,20 @@ some file or a failed write; 141 when the reader of standard output went away (|
 
 /** Extensions a directory walk audits; anything else is skipped by name. */
 const WALKED_EXTENSIONS = new Set(['.jsonl', '.json', '.traj', '.md'])
+const WALK_REASON = `not a transcript by its name (a walk reads ${[...WALKED_EXTENSIONS].map((extension) => `*${extension}`).join(', ')})`
+
+/** A skipped file and its place in the walk. */
+interface OrderedSkip extends SkippedFile {
+  readonly order: number
+}
+
+/** Skipped files listed in the human output at most; `--json` lists them all. */
+const LISTED_SKIPS = 100
 
 /** A file to audit, found on the command line or by a walk. */
 interface Entry {
+  /** Its place in the walk, shared with the skipped files (which are listed in walk order). */
+  readonly order: number
   readonly open: string
   readonly file: string
   readonly explicit: boolean
@@ -43,10 +57,11 @@ interface Entry {
 }
 
 /** Files under PATHs in a stable order (directories sorted by name), and what the walk skipped or could not read. */
-async function collect(paths: readonly string[], io: CliIo): Promise<{ entries: Entry[]; skipped: number; failed: FailedFile[] }> {
+async function collect(paths: readonly string[], io: CliIo): Promise<{ entries: Entry[]; skipped: OrderedSkip[]; failed: FailedFile[] }> {
   const entries: Entry[] = []
   const failed: FailedFile[] = []
-  let skipped = 0
+  const skipped: OrderedSkip[] = []
+  let order = 0
   const where = (path: string) => (io.cwd === process.cwd() ? path : resolve(io.cwd, path))
   const walk = async (directory: string): Promise<void> => {
     let names: Array<{ name: string; directory: boolean; file: boolean }>
@@ -68,8 +83,8 @@ async function collect(paths: readonly string[], io: CliIo): Promise<{ entries: 
       if (entry.directory) await walk(path)
       else if (entry.file && WALKED_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
         const size = await stat(where(path)).then((info) => info.size, () => 0)
-        entries.push({ open: where(path), file: path, explicit: false, size })
-      } else skipped++
+        entries.push({ order: order++, open: where(path), file: path, explicit: false, size })
+      } else skipped.push({ order: order++, file: path, reason: entry.file ? WALK_REASON : 'not a regular file' })
     }
   }
   /**
@@ -93,7 +108,7 @@ async function collect(paths: readonly string[], io: CliIo): Promise<{ entries: 
         if (!name.endsWith('.json')) continue
         const path = join(projectDirectory, name)
         const size = await stat(where(path)).then((info) => info.size, () => 0)
-        entries.push({ open: where(path), file: path, explicit: false, size, opencode: { root: where(root), reportRoot: root, session: openCodeStorageId(name) } })
+        entries.push({ order: order++, open: where(path), file: path, explicit: false, size, opencode: { root: where(root), reportRoot: root, session: openCodeStorageId(name) } })
       }
     }
   }
@@ -116,7 +131,7 @@ async function collect(paths: readonly string[], io: CliIo): Promise<{ entries: 
     if (info.isDirectory()) await walk(path)
     else {
       const opencode = await storageSession(path)
-      entries.push({ open: where(path), file: path, explicit: true, size: info.size, ...(opencode ? { opencode } : {}) })
+      entries.push({ order: order++, open: where(path), file: path, explicit: true, size: info.size, ...(opencode ? { opencode } : {}) })
     }
   }
   return { entries, skipped, failed }
@@ -264,18 +279,21 @@ export const auditCommand: CliCommand = {
       jobs: { type: 'string' },
       json: { type: 'boolean' },
       lenient: { type: 'boolean' },
+      format: { type: 'string' },
     })
     if (positionals.length === 0) throw new UsageError('expected at least one PATH (a transcript, an audit.jsonl or a directory of them)')
     const slot = parseIntegerFlag('slot', values.slot, 2000, { min: 1 })
     const jobs = parseIntegerFlag('jobs', values.jobs, availableParallelism(), { min: 1, max: 256 })
     const json = values.json === true
+    const format = typeof values.format === 'string' ? values.format : 'auto'
+    // A misspelt name is bad usage, reported before any file is read (as check reports it).
+    if (format !== 'auto') getFormat(format)
     // runCli strips --debug before the command sees its arguments; the process's own argv still has it.
     const debug = process.argv.includes('--debug')
     const progress = process.stderr.isTTY === true
 
-    const { entries, skipped: walkSkipped, failed } = await collect(positionals, io)
+    const { entries, skipped, failed } = await collect(positionals, io)
     for (const failure of failed) io.stderr(`floorguard audit: ${failure.error}\n`)
-    let skipped = walkSkipped
     let internal = false
     const totalBytes = entries.reduce((sum, entry) => sum + entry.size, 0)
     let doneBytes = 0
@@ -285,10 +303,10 @@ export const auditCommand: CliCommand = {
     const rows: string[][] = []
     let first = true
     if (json) await io.stdout('{"version":1,"files":[')
-    await runPool(entries, jobs, { slot, lenient: values.lenient === true }, async (result, entry) => {
+    await runPool(entries, jobs, { slot, lenient: values.lenient === true, format }, async (result, entry) => {
       done++
       doneBytes += entry.size
-      if (result.kind === 'skip') skipped++
+      if (result.kind === 'skip') skipped.push({ order: entry.order, file: entry.file, reason: result.reason })
       else if (result.kind === 'fail') {
         failed.push({ file: entry.file, error: result.error })
         internal ||= result.internal
@@ -307,10 +325,16 @@ export const auditCommand: CliCommand = {
       if (progress) io.stderr(progressLine(done, entries.length, doneBytes, totalBytes))
     })
     if (progress && entries.length > 0) io.stderr('\r\u001b[K')
-    const totals = auditTotals(audited, { failed, skipped })
-    if (json) await io.stdout(`],"totals":${JSON.stringify(totals)},"failed":${JSON.stringify(failed)}}\n`)
+    const skippedFiles: SkippedFile[] = skipped.sort((a, b) => a.order - b.order).map(({ file, reason }) => ({ file, reason }))
+    const totals = auditTotals(audited, { failed, skipped: skippedFiles.length })
+    if (json) await io.stdout(`],"totals":${JSON.stringify(totals)},"failed":${JSON.stringify(failed)},"skipped":${JSON.stringify(skippedFiles)}}\n`)
     else {
       const lines = [rows.length > 0 ? renderTable(rows) : 'no transcripts audited']
+      if (skippedFiles.length > 0) {
+        lines.push('', 'skipped, not read as transcripts:')
+        for (const { file, reason } of skippedFiles.slice(0, LISTED_SKIPS)) lines.push(`  ${file}: ${reason}`)
+        if (skippedFiles.length > LISTED_SKIPS) lines.push(`  … and ${skippedFiles.length - LISTED_SKIPS} more (--json lists every one)`)
+      }
       lines.push(
         '',
         `${counted(totals.files, 'file')} audited (${(totals.bytes / 1e6).toFixed(1)} MB), ${totals.skipped} skipped, ${totals.failed} failed; ` +
