@@ -115,7 +115,21 @@ describe('withTranscriptFutureUse', () => {
     expect(found.futureReferenced).toBe(2)
     // What the record said is kept as it was.
     expect(found.lost.map((item) => item.text)).toEqual(audit!.lost.map((item) => item.text))
-    expect({ ...found, lost: [], futureReferenced: 0, futureLost: 0, hook: undefined }).toEqual({ ...audit!, lost: [], hook: undefined })
+    const { decision: _before, reason: _beforeReason, parts: _beforeParts, ...recorded } = audit!
+    const { decision: _after, reason: _afterReason, parts: _afterParts, ...matched } = found
+    expect({ ...matched, lost: [], futureReferenced: 0, futureLost: 0, hook: undefined }).toEqual({ ...recorded, lost: [], hook: undefined })
+  })
+
+  it("decides as for any summary once matched: the planner's decision and reason at the summary's size, not the record's precondition", () => {
+    const [audit] = auditLogRecords(hookRecord(session, 4, FIRST), { file: 'audit.jsonl' }).summaries
+    // The record alone: the summary is below the floor, and without the messages no split can be planned.
+    expect(audit).toMatchObject({ decision: 'refuse', reason: 'slot-below-floor' })
+    const found = withTranscriptFutureUse(audit!, transcriptOf(session), tools)
+    // The planner's refusal reasons, as README lists them (plan JSON `decision.reason`, the refusal event's `code`).
+    const plannerReasons = ['unit-exceeds-slot', 'would-cut-unit', 'budget-exceeded', 'range-cuts-unit', 'estimator-inconsistent', 'no-gain']
+    if (found.decision === 'refuse') expect(plannerReasons).toContain(found.reason)
+    else expect(found.reason).toBeUndefined()
+    expect(found.decision === 'split').toBe(found.parts !== undefined)
   })
 
   it('matches a record whose lost texts were cut to the record\'s limit (a re-test: one long command kept it unmatched)', () => {

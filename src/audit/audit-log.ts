@@ -2,6 +2,7 @@
  * Reads the `audit.jsonl` that floorguard's hooks write (one `AuditRecord` a line, see `hooks/audit.ts`) as audits
  * of the host's summaries: the hook already counted what each summary kept, so no transcript is needed.
  */
+import { decide } from '../check/index.js'
 import { InvalidInputError } from '../errors.js'
 import { cutAuditText } from '../hooks/audit.js'
 import { buildLedger } from '../hooks/ledger.js'
@@ -10,7 +11,7 @@ import type { FloorEstimatorV1 } from '../spec/estimator.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Transcript } from '../spec/transcript.js'
 import { createTextSearch } from './_first-uses.js'
-import { referencePieces } from './audit.js'
+import { decisionAtSize, referencePieces } from './audit.js'
 import { findSummaries } from './summaries.js'
 import type { CounterfactualReason, FileAudit, LostItem, SummaryAudit } from './types.js'
 
@@ -89,6 +90,7 @@ function recordAudit(record: Record<string, unknown>, index: number, file: strin
     futureUse: transcript === null ? 'the record names no transcript' : 'the transcript was not read',
   }
   const survived = kept ?? 0
+  const precondition = decide({ irreducible: 0, margin: 0, total: floor }, summaryTokens)
   // Without the summary (kept null) nothing is known to be lost: no verdict, no survival.
   const counterfactualReasons = kept === null ? [] : (['constraint', 'error'] as const).filter((reason) => reasons.has(reason))
   return {
@@ -109,8 +111,9 @@ function recordAudit(record: Record<string, unknown>, index: number, file: strin
     lostKinds,
     counterfactualReasons,
     tokens,
-    decision: summaryTokens >= floor ? 'compact' : 'refuse',
-    ...(summaryTokens >= floor ? {} : { reason: 'slot-below-floor' }),
+    // The record's precondition, in check's words: without the messages no split can be planned.
+    decision: precondition.kind === 'compact' ? 'compact' : 'refuse',
+    ...(precondition.kind === 'compact' ? {} : { reason: precondition.reason }),
     hook,
   }
 }
@@ -133,7 +136,8 @@ function recordedLost(items: ReadonlyArray<{ text: string }>, summary: string): 
  * transcript it names, when the transcript allows: the record is matched to the one summary in the transcript whose
  * tokens equal the record's `summaryTokens` and whose ledger, rebuilt as the hook builds it (the messages after the
  * previous summary, `buildLedger`), has the record's item count and exactly its lost texts. Then every item's first
- * use after the summary (up to the next one) is found as for any summary. Otherwise `hook.futureUse` says why not and
+ * use after the summary (up to the next one) is found as for any summary, and the decision is the planner's on that
+ * region at the summary's size ({@link decisionAtSize}). Otherwise `hook.futureUse` says why not and
  * the numbers stay unknown (0 and null): no summary in the transcript matches (the hook read a truncated tail, a
  * different estimator version, another session), several do, or the record has no summary.
  */
@@ -146,17 +150,18 @@ export function withTranscriptFutureUse(summary: SummaryAudit, transcript: Trans
   const { messages } = transcript
   const points = findSummaries(transcript)
   const recorded = summary.lost.map((item) => item.text)
-  const matches: Array<{ at: number; items: ReadonlyArray<{ text: string }> }> = []
+  const matches: Array<{ at: number; start: number; items: ReadonlyArray<{ text: string }> }> = []
   for (const point of points) {
     if (point.missing || options.tokenizer.count(point.text) !== summary.summaryTokens) continue
-    const ledger = buildLedger({ messages, region: { start: lastBoundary(messages, point.message) + 1, end: point.message }, estimator: options.estimator, tokenizer: options.tokenizer })
+    const start = lastBoundary(messages, point.message) + 1
+    const ledger = buildLedger({ messages, region: { start, end: point.message }, estimator: options.estimator, tokenizer: options.tokenizer })
     if (ledger.items.length !== summary.items) continue
     const lost = recordedLost(ledger.items, point.text)
-    if (lost.length === recorded.length && lost.every((text, index) => text === recorded[index])) matches.push({ at: point.message, items: ledger.items })
+    if (lost.length === recorded.length && lost.every((text, index) => text === recorded[index])) matches.push({ at: point.message, start, items: ledger.items })
   }
   if (matches.length === 0) return unknown('no summary in the transcript matches the record')
   if (matches.length > 1) return unknown(`${matches.length} summaries in the transcript match the record`)
-  const { at, items } = matches[0]!
+  const { at, items, start } = matches[0]!
   const next = points.find((point) => point.message > at)?.message ?? messages.length
   const used = createTextSearch(items.map((item) => item.text)).firstUses(referencePieces(messages, at, next, at))
   const kept = createTextSearch(items.map((item) => item.text)).firstUses([{ text: points.find((point) => point.message === at)!.text, message: 0 }])
@@ -171,7 +176,20 @@ export function withTranscriptFutureUse(summary: SummaryAudit, transcript: Trans
     const recordedItem = summary.lost[lost.length]!
     lost.push({ ...recordedItem, usedAgainAt })
   })
-  return { ...summary, futureReferenced, futureLost, lost, hook: { ...hook, futureUse: 'transcript' } }
+  // With the region's messages at hand, floorguard's decision is the planner's, as for any summary (the record alone
+  // allows only the floor against the summary's size).
+  const { decision, parts, reason } = decisionAtSize(transcript, start, at, summary.summaryTokens, options)
+  const { parts: _parts, reason: _reason, ...rest } = summary
+  return {
+    ...rest,
+    futureReferenced,
+    futureLost,
+    lost,
+    decision,
+    ...(parts === undefined ? {} : { parts }),
+    ...(reason === undefined ? {} : { reason }),
+    hook: { ...hook, futureUse: 'transcript' },
+  }
 }
 
 /**
@@ -179,8 +197,9 @@ export function withTranscriptFutureUse(summary: SummaryAudit, transcript: Trans
  * items, kept and lost as the hook counted them (texts cut at 300 characters there), `message` the record's index,
  * `replaced` its range (indices of the region the hook read). Future use is not known from the record alone:
  * `futureReferenced` and `futureLost` are 0 and every `usedAgainAt` null until {@link withTranscriptFutureUse} finds
- * it in the transcript the record names (`hook.transcript`). The decision compares the summary's tokens
- * with the floor only (`compact` or `refuse`: without the messages no split can be planned). A line that is not such
+ * it in the transcript the record names (`hook.transcript`). The decision is check's precondition on the summary's
+ * tokens and the floor only (`compact`, or `refuse` with reason `slot-below-floor`: without the messages no split can
+ * be planned) until {@link withTranscriptFutureUse} plans the matched region. A line that is not such
  * a record throws an InvalidInputError naming the file, the line and what was expected.
  */
 export function auditLogRecords(text: string, options: AuditLogOptions): FileAudit {

@@ -53,6 +53,36 @@ function reusing(estimator: FloorEstimatorV1, messages: readonly Message[], offs
   }
 }
 
+/** What floorguard's planner decided, as an audit reports it. */
+export interface AuditDecisionFields {
+  readonly decision: AuditDecision
+  readonly parts?: number
+  readonly reason?: string
+}
+
+/**
+ * decisionAtSize(transcript, start, end, summaryTokens, options) = the planner's decision on messages `[start, end)`
+ * at a summary's size: slot = `summaryTokens` (at least 1), the summaries of a split at most `splitBudgetRatio` (2)
+ * times that in all. `floor`, when given, is the segment's estimate already made.
+ */
+export function decisionAtSize(
+  transcript: Transcript,
+  start: number,
+  end: number,
+  summaryTokens: number,
+  options: Pick<AuditOptions, 'estimator' | 'tokenizer' | 'splitBudgetRatio'>,
+  floor?: FloorEstimate,
+): AuditDecisionFields & { plan: CompactionPlan } {
+  const segment = transcript.messages.slice(start, end)
+  const slot = Math.max(1, summaryTokens)
+  const estimator = floor ? reusing(options.estimator, segment, start, floor) : options.estimator
+  const plan = planCompaction(
+    { messages: segment, offset: start, pairs: transcript.pairs, estimator, tokenizer: options.tokenizer },
+    { slot, budget: Math.max(1, Math.floor((options.splitBudgetRatio ?? 2) * slot)) },
+  )
+  return { ...decisionFields(plan), plan }
+}
+
 function decisionFields(plan: CompactionPlan): { decision: AuditDecision; parts?: number; reason?: string } {
   if (plan.kind === 'split') return { decision: 'split', parts: plan.parts.length }
   if (plan.kind === 'refuse') return { decision: 'refuse', reason: plan.reason }
@@ -97,11 +127,7 @@ function auditSummary(transcript: Transcript, point: SummaryPoint, segmentOf: Re
 
   const tokens = segmentTokens(messages, start, end, options)
   const summaryTokens = point.text.length === 0 ? 0 : options.tokenizer.count(point.text)
-  const slot = Math.max(1, summaryTokens)
-  const plan = planCompaction(
-    { messages: segment, offset: start, pairs: transcript.pairs, estimator: reusing(options.estimator, segment, start, floor), tokenizer: options.tokenizer },
-    { slot, budget: Math.max(1, Math.floor((options.splitBudgetRatio ?? 2) * slot)) },
-  )
+  const { plan, ...decided } = decisionAtSize(transcript, start, end, summaryTokens, options, floor)
   // A current decision: the value in force at the end of a key the segment changed (the planner's changed state).
   const keptText = (text: string) => point.text.includes(text) || (segmentOf.kept?.texts.some((piece) => piece.includes(text)) ?? false)
   if (plan.state.some((value) => value.status === 'current' && !keptText(value.text))) reasons.add('current-decision')
@@ -127,7 +153,7 @@ function auditSummary(transcript: Transcript, point: SummaryPoint, segmentOf: Re
     lostKinds,
     counterfactualReasons,
     tokens,
-    ...decisionFields(plan),
+    ...decided,
   }
 }
 
