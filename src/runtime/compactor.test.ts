@@ -374,6 +374,30 @@ describe('earlier summaries', () => {
   })
 })
 
+describe('an earlier summary whose floor is now above the slot (a re-test: every later call refused)', () => {
+  it('keeps the summary as it is and compacts the newer turns, call after call', async () => {
+    const paths = Array.from({ length: 40 }, (_, index) => `/srv/app/module_${index}/config_${index}.yaml`).join(', ')
+    const earlier: Message = { role: 'user', parts: [{ type: 'summary', source: 'claude-code', text: `Earlier: the services read ${paths}.` }] }
+    const compactor = createCompactor({ budget: 2_000, slot: 400 })
+    let context: readonly Message[] = [system('sys'), earlier]
+    let compacted = 0
+    let refusedInARow = 0
+    for (let turn = 0; turn < 30; turn++) {
+      const result = await compactor.maybeCompact([...context, user(`turn ${turn}: keep PORT=80${turn % 10} for now. ${prose(6)}`), assistant(prose(6))])
+      // A refusal waits for a slot's worth of newer turns, never for good.
+      refusedInARow = result.kind === 'refused' ? refusedInARow + 1 : 0
+      expect(refusedInARow, `turn ${turn}`).toBeLessThan(3)
+      if (result.kind === 'compacted' || result.kind === 'split') {
+        compacted++
+        // The earlier summary is kept as it is, right after the system prompt.
+        expect(result.messages[1]).toBe(earlier)
+      }
+      context = result.messages
+    }
+    expect(compacted).toBeGreaterThan(5)
+  })
+})
+
 describe('a state block larger than its part slot', () => {
   // The ledger's tightest block misses a small part's slot by a few tokens a few times in this session (4 times at
   // slot 600; which calls depends on every summary written before them). compactTranscript first gives the part
@@ -410,19 +434,28 @@ describe('a state block larger than its part slot, under a policy', () => {
   // A black-box re-test: a plan at the raised slot split, a small part's rounded slot was a few tokens short of its
   // block, and `raise-slot` kept the segment where more room per part fits. Two calls of this session take that path
   // (which ones depends on every summary written before them).
-  it('raise-slot recovers with more room per part (200 turns, slot 250, budget 6,000)', async () => {
-    const compactor = createCompactor({ budget: 6_000, slot: 250, policy: { kind: 'raise-slot', cap: 5_000 } })
+  it('raise-slot recovers with more room than the floor when a block needs it (200 turns, slot 300, budget 6,000)', async () => {
+    const compactor = createCompactor({ budget: 6_000, slot: 300, policy: { kind: 'raise-slot', cap: 5_000 } })
     let context: readonly Message[] = []
+    let raised = 0
     let roomier = 0
     for (const message of codingSession({ turns: 200 })) {
       const result = await compactor.maybeCompact([...context, message])
       const refusal = result.events.find((event) => event.type === 'refusal')
-      if (refusal?.type === 'refusal' && refusal.action === 'raised-slot' && result.events.some((event) => event.type === 'verify-error')) {
-        roomier++
+      if (refusal?.type === 'refusal' && refusal.action === 'raised-slot') {
+        raised++
         expect(result.kind === 'compacted' || result.kind === 'split').toBe(true)
+        // The floor the plan asked for, then a quarter more when the summarizer's block did not fit it.
+        const floorSlot = Number(/raise the slot to (\d+)/.exec(refusal.signal.options.join(' '))?.[1])
+        if (result.events.some((event) => event.type === 'verify-error' && event.problems.some((problem) => problem.includes('state block needs')))) {
+          roomier++
+          expect(refusal.raisedSlot).toBeGreaterThan(floorSlot)
+          expect(refusal.raisedSlot).toBeLessThanOrEqual(Math.ceil(floorSlot * 1.25))
+        }
       }
       context = result.messages
     }
+    expect(raised).toBeGreaterThan(0)
     expect(roomier).toBeGreaterThan(0)
   })
 })

@@ -336,8 +336,16 @@ async function compactRange(context: RunContext, range: RuntimeRange): Promise<O
 
   if (typeof policy === 'object') {
     if (raiseTo?.kind !== 'raise-slot' || raiseTo.slot > policy.cap || refusal.code !== 'plan') return keep
-    const raised = await withRoom(context, range, raiseTo.slot)
-    return raised.result.kind === 'refused' ? keep : { ...success(raised.result), signal, refusal: { code, action: 'raised-slot', raisedSlot: raiseTo.slot } }
+    let raisedSlot = raiseTo.slot
+    let raised = await withRoom(context, range, raisedSlot)
+    // The slot raised to the floor leaves no room for a summarizer's own markup (the ledger's block gives each of
+    // many items its line): one more try with a quarter more, within the cap.
+    const roomier = Math.min(policy.cap, Math.ceil(raisedSlot * 1.25))
+    if (raised.result.kind === 'refused' && raised.result.refusal?.code === 'summarizer' && roomier > raisedSlot) {
+      raisedSlot = roomier
+      raised = await withRoom(context, range, raisedSlot)
+    }
+    return raised.result.kind === 'refused' ? keep : { ...success(raised.result), signal, refusal: { code, action: 'raised-slot', raisedSlot } }
   }
   if (policy === 'accept-risk') return acceptRisk(context, range, { signal, refusal: { code, action: 'kept' } })
   if (policy === 'other-segment') return otherSegment(context, range, plan, { signal, refusal: { code, action: 'kept' } })
@@ -366,7 +374,25 @@ export function withoutSummaryParts(plan: CompactionPlan, messages: readonly Mes
   return { ...plan, parts, summaryTokens, frees: tokens - summaryTokens }
 }
 
-const keepingSummaries: CompactionPlanner = (segment, options) => withoutSummaryParts(planCompaction(segment, options), segment.messages, segment.offset ?? 0)
+/**
+ * {@link withoutSummaryParts} over the planner; and when the planner refuses a range that opens with earlier
+ * summaries (a summary verified within its slot can price above it once re-estimated with a margin, and its causal
+ * unit then fits no slot), the range after the first of them, then after the second, … is planned instead, when it
+ * holds a slot's worth of tokens that a summary can at least halve: the summaries left out stay as they are and the
+ * rest gets its own, where a refusal would refuse every later call too and let the context grow without end.
+ */
+const keepingSummaries: CompactionPlanner = (segment, options) => {
+  const offset = segment.offset ?? 0
+  let plan = planCompaction(segment, options)
+  // One earlier summary left out at a time (each is a turn of its own), until what follows can be planned.
+  for (let lead = 1; plan.kind === 'refuse' && lead < segment.messages.length && isSummaryMessage(segment.messages[lead - 1]!); lead++) {
+    const rest = planCompaction({ ...segment, messages: segment.messages.slice(lead), offset: offset + lead }, options)
+    // Only a rest of a slot's worth of tokens at least, that a summary can at least halve: a message or two just after
+    // the summaries would cost a summarizer call for little or nothing, and the refusal's options say more.
+    if (rest.kind !== 'refuse' && rest.tokens >= options.slot && rest.floor.total * 2 <= rest.tokens) plan = rest
+  }
+  return withoutSummaryParts(plan, segment.messages, offset)
+}
 
 /** The planner when the floor check is off: the whole range into the slot, items marked but never a refusal. */
 const fixedPlanner: CompactionPlanner = (segment, options) => {
