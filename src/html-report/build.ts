@@ -160,6 +160,7 @@ export function buildSessionReport(transcript: Transcript, options: SessionRepor
     messages,
     items,
     itemsOmitted,
+    irreducible: irreducibleOf(transcript, estimator),
     reuses,
     compactions,
     cuts: cuts.map((cut) => ({ ...cut, replaced: [cut.replaced[0], cut.replaced[1]] as const })),
@@ -168,6 +169,13 @@ export function buildSessionReport(transcript: Transcript, options: SessionRepor
     messageChars,
     warnings: [...(options.warnings ?? transcript.warnings ?? [])],
   }
+}
+
+/** The whole transcript's distinct items and irreducible tokens: the estimate `check` makes with no range. */
+function irreducibleOf(transcript: Transcript, estimator: FloorEstimatorV1): SessionReport['irreducible'] {
+  if (transcript.messages.length === 0) return { items: 0, tokens: 0 }
+  const floor = estimator.estimate(transcript.messages, 0)
+  return { items: floor.items.length, tokens: floor.irreducible }
 }
 
 /** The options that were given (an explicit `undefined` keeps the default). */
@@ -189,7 +197,8 @@ function compactionsOf(points: readonly SummaryPoint[], audits: readonly Summary
     return {
       message: point.message,
       source: point.source,
-      replaced: [index === 0 ? 0 : points[index - 1]!.message, point.message] as const,
+      // The audit's segment when it ran (what the compaction replaced, not all since the previous summary).
+      replaced: audit ? ([audit.replaced[0], audit.replaced[1]] as const) : ([index === 0 ? 0 : points[index - 1]!.message, point.message] as const),
       summaryTokens: point.text.length === 0 ? 0 : tokenizer.count(point.text),
       ...(point.missing ? { missing: true as const } : {}),
       ...(audit ? { audit: auditOf(audit, maxLost) } : {}),

@@ -116,6 +116,11 @@ export interface SessionReport {
   readonly items: readonly ReportItem[]
   /** Items not listed (beyond the item cap). */
   readonly itemsOmitted: number
+  /**
+   * The whole transcript's distinct irreducible items and their tokens, as `floorguard check` counts them (`items`
+   * lists every span, an item found in several messages once per message).
+   */
+  readonly irreducible: { readonly items: number; readonly tokens: number }
   readonly reuses: readonly ReportReuse[]
   readonly compactions: readonly ReportCompaction[]
   /** Where a compactor at the slot and high-water mark would have run (an audit of a transcript without summaries). */

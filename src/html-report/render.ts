@@ -237,7 +237,7 @@ ${table(
     return [
       { html: messageLink(session, compaction.message) },
       compaction.missing ? { html: `${h(compaction.source)} <span class="tag muted">summary not in the log</span>` } : compaction.source,
-      { html: rangeLinks(session, compaction.replaced) },
+      { html: audit?.replacedNotInFile ? `<span class="tag muted">${audit.replacedNotInFile.range ? `messages ${audit.replacedNotInFile.range.join('–')}` : 'messages'} not in this file (floorguard's own summary)</span>` : rangeLinks(session, compaction.replaced) },
       compaction.summaryTokens,
       ...(audit
         ? [
@@ -288,7 +288,6 @@ ${lost}`
 /** The section of one session: header cards, timeline, plan, compactions (lost items first), items, messages. */
 export function renderSession(session: SessionReport): string {
   const pooled = pooledSurvival(session)
-  const irreducible = session.items.reduce((sum, item) => sum + item.tokens, 0)
   const warnings =
     session.warnings.length > 0
       ? `<div class="warnings"><strong>Reader warnings</strong><ul>${session.warnings.slice(0, 20).map((warning) => `<li>${h(warning)}</li>`).join('')}</ul></div>`
@@ -299,7 +298,7 @@ export function renderSession(session: SessionReport): string {
 ${warnings}
 <div class="cards">
 ${card('messages', number(session.messageCount), `${number(session.tokens)} tokens`)}
-${card('irreducible items', number(session.items.length + session.itemsOmitted), `${number(irreducible)} tokens${session.itemsOmitted > 0 ? ' (listed items)' : ''}`)}
+${card('irreducible items', number(session.irreducible.items), `${number(session.irreducible.tokens)} tokens · ${number(session.items.length + session.itemsOmitted)} spans in messages`)}
 ${card('compaction points', number(session.compactions.length), session.cuts.length > 0 ? `${number(session.cuts.length)} high-water cuts` : '')}
 ${card('survival', pooled.share === null ? '—' : percent(pooled.share), pooled.audited > 0 ? `${number(pooled.survived)} of ${number(pooled.items)} items kept verbatim` : 'no audited summary')}
 ${card('counterfactuals', pooled.audited > 0 ? number(pooled.counterfactual) : '—', 'summaries that lost a constraint, error or current decision')}

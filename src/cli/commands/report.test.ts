@@ -52,6 +52,43 @@ describe('floorguard report', () => {
     expect(html).not.toContain('<script>alert(1)')
   })
 
+  it("the irreducible items card counts what check counts, each distinct item once (a re-test: the card said 1,392, check 831)", async () => {
+    // The same path, constraint and error in several messages: one item each for check, a span in every message.
+    const messages = Array.from({ length: 6 }, (_, index) => ({
+      role: index % 2 === 0 ? 'user' : 'assistant',
+      content: `Edit src/app.ts again; never push to main. Last run: ModuleNotFoundError: No module named yaml (try ${index}, see docs/step${index}.md)`,
+    }))
+    writeFileSync(join(folder, 'repeats.json'), JSON.stringify({ messages }))
+    const checked = await runCaptured(['check', 'repeats.json', '--json'], { cwd: folder })
+    expect(checked.code).toBe(0)
+    const check = JSON.parse(checked.stdout) as { items: unknown[]; floor: { irreducible: number } }
+    const { code, stdout } = await runCaptured(['report', 'repeats.json', '-o', '-'], { cwd: folder })
+    expect(code).toBe(0)
+    const card = /<div class="label">irreducible items<\/div><div class="value">([\d,]+)<\/div><div class="detail">([\d,]+) tokens · ([\d,]+) spans in messages<\/div>/.exec(stdout)
+    expect(card, 'the card').not.toBeNull()
+    const [, items, tokens, spans] = card!.map((value) => Number(value.replaceAll(',', '')))
+    expect(items).toBe(check.items.length)
+    expect(tokens).toBe(check.floor.irreducible)
+    // The fixture tells the two counts apart.
+    expect(spans).toBeGreaterThan(items!)
+  })
+
+  it("floorguard's own summaries: the page names the range they replaced as not in the file, with nothing lost (as audit reports them)", async () => {
+    const block = (range: string) => `<floorguard-state v="2" range="${range}" tokens="900">\n## state\n- src/app.ts\n</floorguard-state>`
+    const messages = [
+      { role: 'system', content: 'Never push to main.' },
+      { role: 'user', content: block('1-30') },
+      { role: 'user', content: block('30-52') },
+      { role: 'user', content: 'Open src/app.ts.' },
+    ]
+    writeFileSync(join(folder, 'own.json'), JSON.stringify({ messages }))
+    const { code, stdout } = await runCaptured(['report', 'own.json', '-o', '-'], { cwd: folder })
+    expect(code).toBe(0)
+    expect(stdout).toContain("messages 1–30 not in this file (floorguard's own summary)")
+    expect(stdout).toContain("messages 30–52 not in this file (floorguard's own summary)")
+    expect(stdout).not.toContain('items lost')
+  })
+
   it('bad input and bad usage: one line, exit 2, nothing written', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['report', 'missing.json', '-o', 'x.html'], /^floorguard report: missing\.json: expected a transcript file or a directory, got ENOENT\n$/],
