@@ -254,6 +254,23 @@ export interface NormalizedRecord {
   readonly name?: string
 }
 
+/**
+ * Refuses an AI SDK UI message (v4's `{role, content, parts, toolInvocations}`; v5's `{role, parts}`): its tool calls
+ * and results live in `parts` / `toolInvocations`, which a reader of `content` alone would drop without a word.
+ */
+export function refuseUiMessage(context: DocumentContext, record: Record<string, unknown>, pointer: string): void {
+  const invocations = record.toolInvocations !== undefined
+  // AI SDK parts are typed (`{type: 'text', …}`); another API's untyped parts (Gemini's) get that reader's own error.
+  const typedParts = Array.isArray(record.parts) && record.parts.some((part) => isRecord(part) && typeof part.type === 'string')
+  if (!invocations && !typedParts) return
+  fail(
+    context,
+    pointerTo(pointer, invocations ? 'toolInvocations' : 'parts'),
+    'a message without `parts` or `toolInvocations` (this is an AI SDK UIMessage: convert it with convertToModelMessages and read the ModelMessages with --format ai-sdk)',
+    invocations ? record.toolInvocations : record.parts,
+  )
+}
+
 /** Guarantees a message has at least one part: an empty native message becomes one empty text part. */
 export function nonEmpty(parts: Part[]): Part[] {
   return parts.length > 0 ? parts : [{ type: 'text', text: '' }]

@@ -19,6 +19,7 @@ import {
   placeholder,
   pointerTo,
   readJsonDocument,
+  refuseUiMessage,
   stringifyDocument,
   toMessage,
   unwrapArray,
@@ -144,6 +145,7 @@ function normalizeRecord(context: DocumentContext, raw: unknown, pointer: string
   if (record.content === undefined && Array.isArray(record.parts)) {
     fail(context, pointerTo(pointer, 'content'), 'a ModelMessage `content` (this is a UIMessage; convert it with convertToModelMessages)', undefined)
   }
+  refuseUiMessage(context, record, pointer)
   const at = pointerTo(pointer, 'content')
   if (role === 'system') return { role: 'system', parts: [{ type: 'text', text: expectString(context, record.content, at, 'a string (system content)') }] }
   return { role: role as Role, parts: nonEmpty(contentParts(context, role as Role, record.content, at)) }

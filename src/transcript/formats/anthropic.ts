@@ -19,6 +19,7 @@ import {
   placeholder,
   pointerTo,
   readJsonDocument,
+  refuseUiMessage,
   stringifyDocument,
   toMessage,
   unwrapArray,
@@ -115,6 +116,7 @@ function blockParts(context: DocumentContext, content: unknown, pointer: string)
 /** Normalizes one Messages API message. A user message of tool results only reads as role `tool`. */
 function normalizeRecord(context: DocumentContext, raw: unknown, pointer: string): NormalizedRecord {
   const record = expectRecord(context, raw, pointer, 'a message object')
+  refuseUiMessage(context, record, pointer)
   const role = record.role
   if (role !== 'user' && role !== 'assistant') {
     fail(context, pointerTo(pointer, 'role'), 'role "user" or "assistant" (a system prompt goes in the top-level `system`)', role)

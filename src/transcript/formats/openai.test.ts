@@ -81,6 +81,26 @@ describe('openai format', () => {
     expect(calls.messages.map((message) => message.parts.map((part) => part.type).join('+'))).toEqual(['tool-call', 'tool-result', 'text', 'text'])
   })
 
+  it('refuses an AI SDK UIMessage (v4: content beside parts and toolInvocations) instead of dropping its tool calls, and reads `"name": null` as no name', async () => {
+    const ui = JSON.stringify([
+      { id: 'm1', role: 'user', content: 'Remind me tomorrow', parts: [{ type: 'text', text: 'Remind me tomorrow' }] },
+      {
+        id: 'm2',
+        role: 'assistant',
+        content: '',
+        toolInvocations: [{ state: 'result', toolCallId: 'call_kM1', toolName: 'scheduleTask', args: { when: '2025-03-19T00:00:00.000Z' }, result: 'ok' }],
+        parts: [{ type: 'tool-invocation', toolInvocation: { state: 'result', toolCallId: 'call_kM1', toolName: 'scheduleTask' } }],
+      },
+    ])
+    await expect(read(ui)).rejects.toThrow('chat.json: /0/parts: expected a message without `parts` or `toolInvocations` (this is an AI SDK UIMessage: convert it with convertToModelMessages')
+    for (const format of ['anthropic', 'ai-sdk'] as const) {
+      const { getFormat } = await import('../registry.js')
+      await expect(getFormat(format).read(sourceFromString('chat.json', ui))).rejects.toThrow('this is an AI SDK UIMessage')
+    }
+    const named = await read('[{"role":"user","name":null,"content":"hi"},{"role":"assistant","name":null,"content":"hello","tool_calls":null}]')
+    expect(named.messages.map((message) => message.name)).toEqual([undefined, undefined])
+  })
+
   it('reports a syntax error with line and column', async () => {
     await expect(read('[\n  {"role": "user",\n   "content": "hi"\n  ,}\n]')).rejects.toThrow(/^chat\.json:4:4: expected/)
   })

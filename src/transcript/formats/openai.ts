@@ -17,6 +17,7 @@ import {
   placeholder,
   pointerTo,
   readJsonDocument,
+  refuseUiMessage,
   stringifyArguments,
   stringifyDocument,
   toMessage,
@@ -87,7 +88,9 @@ function normalizeRecord(context: DocumentContext, raw: unknown, pointer: string
   const record = expectRecord(context, raw, pointer, 'a message object')
   const role = record.role
   if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) fail(context, pointerTo(pointer, 'role'), `one of ${ROLES.join(', ')}`, role)
-  const name = record.name === undefined ? undefined : expectString(context, record.name, pointerTo(pointer, 'name'))
+  refuseUiMessage(context, record, pointer)
+  // `"name": null` is how SDK dumps write "no name".
+  const name = record.name === undefined || record.name === null ? undefined : expectString(context, record.name, pointerTo(pointer, 'name'))
   const at = (key: string): string => pointerTo(pointer, key)
   const parts: Part[] = []
   let normalizedRole: Role
