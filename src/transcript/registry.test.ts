@@ -142,7 +142,7 @@ describe('detectFormat', () => {
     expect(detectFormat('{not json at all', 'odd.txt').name).toBe('text')
   })
 
-  it('refuses empty input, binary data and a lone JSON scalar with one line each, instead of reading them as text', () => {
+  it('refuses empty input, binary data and a lone JSON scalar with one line each, instead of reading them as text', async () => {
     // Issue 11: an empty file, empty stdin, random binary or a bare `42` were read as plain text (exit 0).
     const refusal = (head: string): string => {
       try {
@@ -160,6 +160,17 @@ describe('detectFormat', () => {
     // Random bytes (no NUL) decode mostly to U+FFFD.
     const random = Buffer.from(Array.from({ length: 64 }, (_, index) => 0x80 + ((index * 37) % 128))).toString('utf8')
     expect(refusal(random)).toMatch(/^in: expected a transcript, got bytes that are not UTF-8 text/)
+    // Compressed or UTF-16 files, as the CLI decodes their bytes: named, with what to do (not `--format`).
+    const { gzipSync } = await import('node:zlib')
+    const decoded = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8')
+    expect(refusal(decoded(gzipSync('[{"role":"user","content":"hi"}]')))).toMatch(/^in: expected a transcript, got gzip-compressed data, not text; decompress it first/)
+    expect(refusal(decoded(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x04, 0x00])))).toMatch(/got zstd-compressed data/)
+    expect(refusal(decoded(Buffer.from('PK\u0003\u0004\u0014\u0000', 'latin1')))).toMatch(/got zip-compressed data/)
+    for (const utf16 of [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('[{"role": "user"}]', 'utf16le')]), Buffer.from('{"messages": [{"role": "user", "content": "hi"}]}', 'utf16le')]) {
+      const message = refusal(decoded(utf16))
+      expect(message).toMatch(/got UTF-16 text, not UTF-8; convert it first/)
+      expect(message).not.toContain('--format')
+    }
     expect(refusal('42')).toMatch(/^in: expected a transcript, got a JSON number \(42\), which is not a transcript; pass --format text/)
     expect(refusal(' "just a string"\n')).toMatch(/got a JSON string, which is not a transcript/)
     expect(refusal('null')).toMatch(/got null, which is not a transcript/)

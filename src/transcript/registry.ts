@@ -100,6 +100,8 @@ function looksLikeJson(head: string): boolean {
 function notText(head: string): string | undefined {
   const trimmed = head.replace(/^\uFEFF/, '').trim()
   if (trimmed === '') return 'empty input (nothing but whitespace)'
+  const packed = packedKind(head)
+  if (packed !== undefined) return packed
   const nul = head.indexOf('\u0000')
   if (nul !== -1) return `binary data, not text (a NUL byte at character ${nul + 1}); pass --format NAME if it is a transcript`
   let replaced = 0
@@ -119,6 +121,34 @@ function notText(head: string): string | undefined {
     const kind = value === null ? 'null' : typeof value === 'string' ? 'a JSON string' : `a JSON ${typeof value} (${JSON.stringify(value).slice(0, 24)})`
     return `${kind}, which is not a transcript; pass --format text to read it as plain text`
   }
+  return undefined
+}
+
+/**
+ * What a head of compressed or UTF-16 data is, with what to do, or undefined: gzip, zip, zstd, xz and bzip2 by their
+ * magic bytes (as UTF-8 decoding left them: a byte above 0x7f alone is U+FFFD), UTF-16 by its byte-order mark or a
+ * NUL after each of its first ASCII characters. Read as text, any of these is garbage, so `--format` is no way out.
+ */
+function packedKind(head: string): string | undefined {
+  const at = (index: number) => head.charCodeAt(index)
+  const bad = 0xfffd
+  const compressed =
+    at(0) === 0x1f && at(1) === bad
+      ? 'gzip'
+      : head.startsWith('PK\u0003\u0004')
+        ? 'zip'
+        : at(0) === 0x28 && at(1) === bad && at(2) === 0x2f && at(3) === bad
+          ? 'zstd'
+          : at(0) === bad && head.startsWith('7zXZ\u0000', 1)
+            ? 'xz'
+            : head.startsWith('BZh') && at(3) >= 0x31 && at(3) <= 0x39 && head.startsWith('1AY&SY', 4)
+              ? 'bzip2'
+              : undefined
+  if (compressed !== undefined) return `${compressed}-compressed data, not text; decompress it first (a decompressor's output can be piped in as \`-\`)`
+  const bom = at(0) === bad && at(1) === bad
+  let alternating = 0
+  for (let index = bom ? 2 : 0; index + 1 < Math.min(head.length, 66); index += 2) if (at(index) !== 0 && at(index) < 0x80 && at(index + 1) === 0) alternating++
+  if (alternating >= 8 || (bom && alternating >= 1)) return 'UTF-16 text, not UTF-8; convert it first (`iconv -f UTF-16 -t UTF-8 FILE`)'
   return undefined
 }
 
