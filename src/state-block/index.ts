@@ -89,6 +89,9 @@ export function sectionOf(item: Pick<StateItem, 'kind' | 'key'>): StateSection {
  */
 export type StateDetail = 'full' | 'short' | 'grouped' | 'minimal' | 'flat'
 
+/** The layouts in the order a summarizer tries them: context (who said it) is dropped before any item is. */
+export const STATE_DETAILS: readonly StateDetail[] = ['full', 'short', 'grouped', 'minimal', 'flat']
+
 /** Items of one origin that come together get a heading in the `grouped` layout when there are at least this many. */
 const GROUP_MIN = 2
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createTokenizer } from '../tokenize/index.js'
 import type { Message } from '../spec/transcript.js'
-import { conformanceItems, conformanceMessages, createSummarizeRequest, testSummarizer } from '../test-utils/summarizer.js'
+import { conformanceItems, conformanceMessages, createSummarizeRequest, mustKeepItems, testSummarizer } from '../test-utils/summarizer.js'
 import { createAiSdkSummarizer } from './ai-sdk.js'
 import { faithfulModel, mockModel, stateBlockOf } from './__fixtures__/mock-model.js'
 import { renderStateBlock } from '../state-block/index.js'
@@ -32,6 +32,23 @@ describe('AI SDK summarizer', () => {
     const data = user.slice(user.indexOf('<<<TRANSCRIPT-DATA\n'), user.indexOf('\nTRANSCRIPT-DATA>>>'))
     expect(data).toContain('[#0 user]\nValidate every path')
     expect(data).toContain('[#2 tool]\nENOENT')
+  })
+
+  it('hands a model a state block that leaves room in the slot, in a tighter layout when the full one does not (a re-test: 3,023 tokens for a 2,000 slot)', async () => {
+    // Many short items from many messages: the full layout's "who said it" outweighs the items.
+    const many: Message[] = Array.from({ length: 60 }, (_, index) => ({ role: 'user' as const, parts: [{ type: 'text' as const, text: `Use /srv/app/svc_${index}/cfg_${index}.yaml and PORT_${index}=${8000 + index}.` }] }))
+    const manyItems = mustKeepItems(many, many.flatMap((_, index) => [{ kind: 'path', text: `/srv/app/svc_${index}/cfg_${index}.yaml` }, { kind: 'env', text: `PORT_${index}=${8000 + index}` }]), tokenizer)
+    const request = createSummarizeRequest({ messages: many, items: manyItems, slot: 1800, tokenizer })
+    const full = renderStateBlock({ items: flattenMustKeepGroups(request.groups), messages: request.messages, offset: request.offset })
+    expect(tokenizer.count(full)).toBeGreaterThan(1800)
+    const model = faithfulModel()
+    const result = await createAiSdkSummarizer({ model }).summarize(request)
+    if (result.kind !== 'summary') throw new Error(result.reason)
+    const user = model.doGenerateCalls[0]!.prompt.flatMap((message) => (message.role === 'user' ? message.content : [])).map((part) => (part.type === 'text' ? part.text : '')).join('')
+    const block = stateBlockOf(user)
+    expect(tokenizer.count(block)).toBeLessThanOrEqual(1800 * 0.8)
+    // Every item is still in it.
+    for (const item of manyItems) expect(block).toContain(item.text)
   })
 
   it('picks a delimiter the transcript cannot close early', async () => {

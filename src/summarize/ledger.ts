@@ -2,7 +2,7 @@ import type { SummarizeRequest, SummarizeResult, SummarizerV1 } from '../spec/su
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Part } from '../spec/transcript.js'
 import { messageTokens } from '../transcript/render.js'
-import { gistLine, parseStateBlock, renderStateBlock, type StateDetail } from '../state-block/index.js'
+import { gistLine, parseStateBlock, renderStateBlock, STATE_DETAILS } from '../state-block/index.js'
 import { flattenMustKeepGroups } from '../spec/summarizer.js'
 
 /** Options of {@link createLedgerSummarizer}. */
@@ -57,8 +57,6 @@ export function createLedgerSummarizer(options: LedgerSummarizerOptions = {}): S
   }
 }
 
-/** Layouts tried in turn: the first whose block fits the slot is used. */
-const DETAILS: readonly StateDetail[] = ['full', 'short', 'grouped', 'minimal', 'flat']
 
 function ledgerSummary(request: SummarizeRequest, gist: boolean, maxSentenceLength: number): SummarizeResult {
   const { tokenizer, slot } = request
@@ -69,7 +67,8 @@ function ledgerSummary(request: SummarizeRequest, gist: boolean, maxSentenceLeng
   let block = ''
   let blockTokens = Infinity
   // Context (who said it, which command produced it) helps a model use the state; it is dropped before any item is.
-  for (const detail of DETAILS) {
+  // The first layout whose block fits the slot is used.
+  for (const detail of STATE_DETAILS) {
     block = renderStateBlock({ items, messages: request.messages, offset: request.offset, detail, replaced })
     blockTokens = tokenizer.count(block)
     if (blockTokens <= slot) break
