@@ -232,6 +232,12 @@ describe('policies', () => {
     expect(result.kind).toBe('compacted')
     expect(result.layout.find((entry) => entry.kind === 'summary')).toMatchObject({ range: [Number(proposed[1]), Number(proposed[2])] })
     expect(covered(result.layout)).toEqual(messages.map((_, index) => index))
+    // It frees about what the option said: compacted at the slot the option was priced with, not filled to the
+    // configured slot by the gist (a re-test: an option freeing 416 tokens freed 19).
+    const frees = Number(/frees (\d+) tokens/.exec(result.signal!.options.join(' '))![1])
+    const freed = result.events.find((event) => event.type === 'compaction-end')
+    if (freed?.type !== 'compaction-end') throw new Error('no compaction-end')
+    expect(freed.contextTokensBefore - freed.contextTokensAfter).toBeGreaterThanOrEqual(frees)
   })
 
   it('other-segment: else masks old read-only outputs, never an error, a read of a file edited later, or a call with effects', async () => {

@@ -583,8 +583,12 @@ async function otherSegment(
   refused: Refused,
 ): Promise<Outcome> {
   const ranges = plan?.kind === 'refuse' ? compactRanges(plan) : []
-  for (const other of ranges) {
-    const attempt = await withRoom(context, other, context.settings.slot)
+  for (const { range: other, slot } of ranges) {
+    // A range of earlier summaries only cannot shrink: summarizing one again spends a call to free nothing.
+    if (context.transcript.messages.slice(other[0], other[1]).every(isSummaryMessage)) continue
+    // At the slot the option was priced with, so that it frees what it said (at the configured slot, the ledger's
+    // gist would fill the difference).
+    const attempt = await withRoom(context, other, Math.min(slot, context.settings.slot))
     if (attempt.result.kind !== 'refused') return { ...success(attempt.result), signal: refused.signal, refusal: { ...refused.refusal!, action: 'compacted-other', otherRange: other } }
   }
   const masks = findMaskable(context.transcript.messages, context.transcript.pairs, range[0], range[1], (message, index) =>
@@ -594,11 +598,12 @@ async function otherSegment(
   return { kind: 'refused', summaries: [], masks: masks.map((mask) => ({ index: mask.index, text: mask.text })), signal: refused.signal, refusal: { ...refused.refusal!, action } }
 }
 
-function compactRanges(plan: Refusal): RuntimeRange[] {
+/** The refusal's compact-range options, the one that frees most first. */
+function compactRanges(plan: Refusal): Array<{ range: RuntimeRange; slot: number }> {
   return plan.options
-    .filter((option) => option.kind === 'compact-range')
-    .sort((a, b) => (b.kind === 'compact-range' && a.kind === 'compact-range' ? b.frees - a.frees : 0))
-    .map((option) => (option.kind === 'compact-range' ? option.range : [0, 0]))
+    .flatMap((option) => (option.kind === 'compact-range' ? [option] : []))
+    .sort((a, b) => b.frees - a.frees)
+    .map((option) => ({ range: option.range, slot: option.slot }))
 }
 
 /** Messages, layout, the closing event and the signal of an outcome. */
