@@ -190,11 +190,23 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
     return record ?? undefined
   }
 
+  // A log read in its records' parent order (Claude Code) may give a range a line between another range's lines: a
+  // line any range removes is never copied, and no line is written twice.
+  const removedByAny = new Set<number>()
+  for (const range of ranges) for (const index of range.removed) removedByAny.add(index)
+  const done = new Uint8Array(lineCount)
+  const removedOf = (range: RangeLines): Record<string, unknown>[] =>
+    [...range.removed].sort((a, b) => a - b).flatMap((index): Record<string, unknown>[] => { const record = recordOf(index); return record ? [record] : [] })
+  const omitted = compaction.omit?.(ranges.map(removedOf))
+
   // What has been written so far, line by line: an input line (its index) or a generated record.
   const written: Array<number | Record<string, unknown>> = []
   const pieces: Buffer[] = []
   const relinks = new Map<string, string>()
   const copy = (index: number): void => {
+    if (done[index] === 1 || removedByAny.has(index)) return
+    done[index] = 1
+    if (omitted?.(textOf(index))) return
     let bytes = bytesOf(index)
     if ((relinks.size > 0 || compaction.relinksEveryLine === true) && compaction.relink) {
       const line = compaction.relink(textOf(index), relinks, index + 1)
@@ -215,6 +227,8 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
       if (range.removed.has(index)) removedLines.push(index)
       else if (!isBlank(bytesOf(index))) kept.push(index)
     }
+    for (const index of removedLines) done[index] = 1
+    const stays = (index: number): boolean => done[index] === 0 && !removedByAny.has(index) && !omitted?.(textOf(index))
     const context: LogRangeContext = {
       text: range.summary.text,
       range: range.summary.range,
@@ -229,13 +243,14 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
         }
         return undefined
       },
+      kept: () => kept.filter(stays).flatMap((index): Record<string, unknown>[] => { const record = recordOf(index); return record ? [record] : [] }),
       written: () => written.flatMap((entry) => {
         const record = typeof entry === 'number' ? recordOf(entry) : entry
         return record ? [record] : []
       }),
       after(test) {
         for (let index = range.last + 1; index < lineCount; index++) {
-          if (ranges.some((other) => other.removed.has(index))) continue
+          if (removedByAny.has(index)) continue
           const record = recordOf(index)
           if (record && test(record)) return record
         }
@@ -251,7 +266,7 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
     if (pieces.length > 0 && pieces[pieces.length - 1]!.at(-1) !== 0x0a) pieces.push(Buffer.from(eol))
     pieces.push(Buffer.from(eol === '\n' ? lines : lines.replaceAll('\n', eol), 'utf8'))
     for (const line of lines.split('\n')) if (line !== '') written.push(JSON.parse(line) as Record<string, unknown>)
-    cursor = range.last + 1
+    cursor = Math.max(cursor, range.last + 1)
   }
   for (; cursor < lineCount; cursor++) copy(cursor)
   return Buffer.concat(pieces)

@@ -99,6 +99,13 @@ export class MessageGroup {
     return closed
   }
 
+  /** Widens the open message's lines to `line`, a record of no part that belongs with it (its provenance spans both). */
+  extend(line: number): void {
+    if (this.role === undefined) return
+    if (line < this.first) this.first = line
+    if (line > this.lastLine) this.lastLine = line
+  }
+
   /** Appends streamed text to the open message: extends its last part when that is text, else adds a text part. */
   appendText(text: string): void {
     const last = this.parts[this.parts.length - 1]
@@ -270,6 +277,8 @@ export interface LogRangeContext {
   readonly replacedTokens?: number
   /** The nearest record before the range in the written output (kept or written for an earlier range) that `test` accepts. */
   before(test: (record: Record<string, unknown>) => boolean): Record<string, unknown> | undefined
+  /** The records the range's lines keep (lines of no replaced message), in file order: they are written before the summary. */
+  kept(): readonly Record<string, unknown>[]
   /** The nearest kept record after the range that `test` accepts. */
   after(test: (record: Record<string, unknown>) => boolean): Record<string, unknown> | undefined
   /** Every record before the range in the written output (kept, or written for an earlier range), in order. */
@@ -283,6 +292,13 @@ export interface LogRangeContext {
 export interface LogCompaction {
   /** The JSONL lines (each ending in `\n`) written where the range was, and the ids kept records must now point at. */
   replace(context: LogRangeContext): { readonly lines: string; readonly relink?: ReadonlyMap<string, string> }
+  /**
+   * omit(removed) = a test of the kept lines the write leaves out, or undefined when it keeps them all; asked once,
+   * before any line is written, with the records each range removes (ranges in order). Claude Code leaves out an
+   * earlier compaction's boundary whose summary a later range of the write compacts: kept, it would end the resumed
+   * chain there and hide the write's earlier summaries.
+   */
+  omit?(removed: ReadonlyArray<readonly Record<string, unknown>[]>): ((line: string) => boolean) | undefined
   /**
    * A kept record's line rewritten when it points at a removed record (`relink` maps removed ids to new ones), or
    * undefined to keep the line's bytes; `lineNumber` is its 1-based line in the input. Called for every kept line

@@ -17,9 +17,13 @@
  * - Sidechain (subagent) records belong to another context window: they are left out of the main thread and
  *   counted in `envelope.skipped.sidechain`. A subagent's own file (every record a sidechain) is read whole.
  * - `system` records (`compact_boundary`, `local_command`, `api_error`, …), `summary` records (session titles),
- *   `file-history-snapshot`, `queue-operation` and unknown record types carry no model-visible content: they are
- *   counted in `envelope.skipped`; `compact_boundary` metadata is kept in `envelope.compactions`.
- * - Records are read in file order; branches abandoned by an edit-and-resubmit stay in the transcript.
+ *   `file-history-snapshot`, `queue-operation`, `permission-mode`, `last-prompt`, `mode`, `ai-title`, `attachment`,
+ *   `progress` and record types of later versions are not messages: they are counted in `envelope.skipped`;
+ *   `compact_boundary` metadata is kept in `envelope.compactions`.
+ * - Records are read in parent order: each after its parent (`parentUuid`), file order otherwise (Claude Code writes
+ *   a parallel call's result before the call at times). Records of one message are grouped only when no other
+ *   message's record lies between them in the file, so a message's line span holds no other message's line.
+ *   Branches abandoned by an edit-and-resubmit stay in the transcript.
  * - `redacted_thinking` blocks have no readable text and are counted, not represented.
  */
 import type { TranscriptFormatV1 } from '../../spec/format.js'
@@ -32,6 +36,7 @@ import {
   fail,
   type FieldLocation,
   type LogCompaction,
+  type LogRangeContext,
   type LogReadContext,
   logReaders,
   MessageGroup,
@@ -67,28 +72,37 @@ export interface ClaudeCodeFormatOptions {
   readonly randomId?: () => string
 }
 
-const NATIVE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'progress'])
 const ENGRAM_ROLES = new Set(['user', 'assistant', 'tool'])
 
-/** Scores a head as Claude Code JSONL: native records (with `uuid`/`sessionId`/`leafUuid`) or Engram records. */
+/** Keys Claude Code writes on its records (a message's chain ids, the session, a snapshot's message, a title's leaf). */
+const NATIVE_KEYS = ['uuid', 'parentUuid', 'sessionId', 'leafUuid', 'messageId'] as const
+
+/**
+ * Scores a head as Claude Code JSONL: its first complete records (up to 8) are all native records (a `type` string and
+ * one of Claude Code's own keys, whatever the type: versions add record types, `permission-mode`, `last-prompt`,
+ * `ai-title`, `attachment`, … and write them first) or the first is an Engram record.
+ */
 export function detectClaudeCode(head: string): number {
-  const records = headRecords(head, 4)
-  const first = records.find((record) => record !== undefined)
-  if (first !== undefined) {
-    if (first === null || typeof first !== 'object' || Array.isArray(first)) return 0
-    const record = first as Record<string, unknown>
-    if (isEngram(record)) return 0.95
-    if (typeof record['type'] === 'string' && NATIVE_TYPES.has(record['type'])) {
-      const marked = ['uuid', 'sessionId', 'leafUuid', 'messageId', 'parentUuid'].some((key) => key in record)
-      return marked ? 0.95 : 0
-    }
-    return 0
+  const records = headRecords(head, 8).filter((record) => record !== undefined)
+  if (records.length > 0) {
+    if (!records.every(isObject)) return 0
+    if (isEngram(records[0] as Record<string, unknown>)) return 0.95
+    return records.every((record) => isNative(record as Record<string, unknown>)) ? 0.95 : 0
   }
   // The first record is longer than the head: fall back to its leading keys.
   const start = head.trimStart()
   if (start.startsWith('{"parentUuid":') || (start.startsWith('{') && start.includes('"sessionId":') && start.includes('"uuid":'))) return 0.8
   if (start.startsWith('{"timestamp":') && start.includes('"role":') && start.includes('"content":{"type":')) return 0.7
   return 0
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** A native record: a `type` string and a key only Claude Code writes (of a known type or not). */
+function isNative(record: Record<string, unknown>): boolean {
+  return typeof record['type'] === 'string' && NATIVE_KEYS.some((key) => key in record)
 }
 
 function isEngram(record: Record<string, unknown>): boolean {
@@ -123,6 +137,44 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
   let mainSidechain: boolean | undefined
   const undecided: Array<{ readonly record: Record<string, unknown>; readonly line: number }> = []
 
+  // Records come in parent order (see `inParentOrder`), so a message's records need not be adjacent in the file. A
+  // record joins the open message only after its last line and with no line of another main-thread message between
+  // them: a message's lines then span no other message's (the compacted copy is spliced by those spans).
+  // A record of no message that the file holds before its parent, a record of the open message (a `turn_duration`
+  // written before the reply it times), joins that message's span when no other message lies between: compacting the
+  // message then drops it with its parent, instead of keeping, before the summary, a record that points into the range.
+  const kinds = new LineKinds()
+  let spanStart = 0
+  let spanEnd = 0
+  // The open message's record ids and those of the records that joined its span.
+  const spanIds = new Set<string>()
+  const messageKind = (): number => (mainSidechain ? SIDECHAIN_MESSAGE : MAIN_MESSAGE)
+  function* add(role: Role, key: string, parts: readonly Part[], line: number, record: Record<string, unknown>): Generator<Message> {
+    if (group.open && group.currentKey === key && !(line > spanEnd && !kinds.any(spanEnd + 1, line, messageKind()))) {
+      const closed = group.flush()
+      if (closed) yield closed
+    }
+    const joins = group.open && group.currentKey === key
+    const closed = group.add(role, key, parts, line, record)
+    if (closed) yield closed
+    if (joins) spanEnd = Math.max(spanEnd, line)
+    else {
+      spanStart = spanEnd = line
+      spanIds.clear()
+    }
+    const uuid = idField(record, 'uuid')
+    if (uuid !== undefined) spanIds.add(uuid)
+  }
+  function joinSpan(record: Record<string, unknown>, line: number): void {
+    const key = group.currentKey
+    const parent = idField(record, 'parentUuid')
+    if (key === undefined || line >= spanStart || parent === undefined || !spanIds.has(parent) || kinds.any(line + 1, spanStart, messageKind())) return
+    group.extend(line)
+    spanStart = line
+    const uuid = idField(record, 'uuid')
+    if (uuid !== undefined) spanIds.add(uuid)
+  }
+
   function* handle(record: Record<string, unknown>, line: number): Generator<Message> {
     const at: FieldLocation = { file, line }
     const type = record['type']
@@ -135,9 +187,10 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
           const metadata = record['compactMetadata']
           const meta = metadata !== null && typeof metadata === 'object' ? (metadata as Record<string, unknown>) : {}
           compactions.push({ line, trigger: meta['trigger'], preTokens: meta['preTokens'] })
-        }
+        } else joinSpan(record, line)
         skip(context, `system:${subtype}`)
       } else {
+        joinSpan(record, line)
         skip(context, type as string)
       }
       return
@@ -151,21 +204,20 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
     if (type === 'assistant') {
       const parts = assistantParts(content, at, context)
       const id = optionalString(message, 'id', at, '/message') ?? `line-${line}`
-      const closed = group.add('assistant', `assistant:${id}`, parts, line, record)
-      if (closed) yield closed
+      yield* add('assistant', `assistant:${id}`, parts, line, record)
       return
     }
     const { role, parts, summary } = userParts(content, record, at)
     const key = role === 'tool' ? 'tool' : `user:${line}`
-    const closed = group.add(role, key, parts, line, record)
-    if (closed) yield closed
+    yield* add(role, key, parts, line, record)
     if (summary) {
       const own = group.flush()
       if (own) yield own
     }
   }
 
-  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: RECORD })) {
+  const records = readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: RECORD })
+  for await (const { line, value } of inParentOrder(kinds.noting(records))) {
     const at: FieldLocation = { file, line }
     const record = value as Record<string, unknown>
     if (record['type'] === undefined) {
@@ -195,6 +247,128 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
   const last = group.flush()
   if (last) yield last
   if (compactions.length > 0) context.envelope['compactions'] = compactions
+}
+
+const MAIN_MESSAGE = 1
+const SIDECHAIN_MESSAGE = 2
+
+/** What each line of a log holds, as read in file order: a message record of the main thread or a sidechain, or other. */
+class LineKinds {
+  private kinds = new Uint8Array(1024)
+
+  /** Passes records through, noting each line's kind. */
+  async *noting<T extends { readonly line: number; readonly value: unknown }>(records: AsyncIterable<T>): AsyncGenerator<T> {
+    for await (const entry of records) {
+      const record = entry.value as Record<string, unknown>
+      const type = record['type']
+      if (type === 'user' || type === 'assistant') this.set(entry.line, record['isSidechain'] === true ? SIDECHAIN_MESSAGE : MAIN_MESSAGE)
+      yield entry
+    }
+  }
+
+  /** Whether a line in `[from, to)` holds a record of `kind`. */
+  any(from: number, to: number, kind: number): boolean {
+    const end = Math.min(to, this.kinds.length)
+    for (let line = from; line < end; line++) if (this.kinds[line] === kind) return true
+    return false
+  }
+
+  private set(line: number, kind: number): void {
+    if (line >= this.kinds.length) {
+      const grown = new Uint8Array(Math.max(line + 1, this.kinds.length * 2))
+      grown.set(this.kinds)
+      this.kinds = grown
+    }
+    this.kinds[line] = kind
+  }
+}
+
+/** A record's string field, or undefined. */
+function idField(record: unknown, key: 'uuid' | 'parentUuid'): string | undefined {
+  const value = (record as Record<string, unknown>)[key]
+  return typeof value === 'string' ? value : undefined
+}
+
+/**
+ * inParentOrder(records) = the records with each one after its parent (`parentUuid`), file order otherwise: a stable
+ * topological order. Claude Code writes the records of parallel tool calls as they finish, so a result can precede
+ * its call in the file while the chain is right; read in file order, it pairs with nothing. Streamed: a record whose
+ * parent has not been read yet is held, with every record after it, until no held record waits for a parent; the
+ * held run is then ordered (see {@link orderHeld}) and released. A parent the file never holds releases its children
+ * at the end, in file order. Linear: each record is held and ordered once.
+ */
+export async function* inParentOrder<T extends { readonly value: unknown }>(records: AsyncIterable<T>): AsyncGenerator<T> {
+  const read = new Set<string>()
+  // Parent id -> how many held records wait for it; `waiting` is their total.
+  const waitingFor = new Map<string, number>()
+  let waiting = 0
+  let held: T[] = []
+  for await (const entry of records) {
+    const uuid = idField(entry.value, 'uuid')
+    if (uuid !== undefined && !read.has(uuid)) {
+      read.add(uuid)
+      const count = waitingFor.get(uuid)
+      if (count !== undefined) {
+        waiting -= count
+        waitingFor.delete(uuid)
+      }
+    }
+    const parent = idField(entry.value, 'parentUuid')
+    if (parent !== undefined && !read.has(parent)) {
+      waiting++
+      waitingFor.set(parent, (waitingFor.get(parent) ?? 0) + 1)
+    }
+    if (held.length === 0 && waiting === 0) {
+      yield entry
+      continue
+    }
+    held.push(entry)
+    if (waiting === 0) {
+      yield* orderHeld(held)
+      held = []
+    }
+  }
+  yield* orderHeld(held)
+}
+
+/**
+ * orderHeld(held) = held in file order, except that a record whose parent is held and not yet placed is placed right
+ * after that parent (its own waiting children after it, depth first). Records of a parent cycle are placed at the end,
+ * in file order.
+ */
+function* orderHeld<T extends { readonly value: unknown }>(held: readonly T[]): Generator<T> {
+  const position = new Map<string, number>()
+  held.forEach((entry, index) => {
+    const uuid = idField(entry.value, 'uuid')
+    if (uuid !== undefined && !position.has(uuid)) position.set(uuid, index)
+  })
+  const placed = new Uint8Array(held.length)
+  // Index of a held record -> the held records waiting for it, in file order.
+  const children = new Map<number, number[]>()
+  const stack: number[] = []
+  function* place(index: number): Generator<T> {
+    stack.push(index)
+    while (stack.length > 0) {
+      const next = stack.pop()!
+      if (placed[next] === 1) continue
+      placed[next] = 1
+      yield held[next]!
+      const waiting = children.get(next)
+      if (waiting) for (let child = waiting.length - 1; child >= 0; child--) stack.push(waiting[child]!)
+    }
+  }
+  for (let index = 0; index < held.length; index++) {
+    const parent = idField(held[index]!.value, 'parentUuid')
+    const at = parent === undefined ? undefined : position.get(parent)
+    if (at !== undefined && at !== index && placed[at] === 0) {
+      const list = children.get(at)
+      if (list) list.push(index)
+      else children.set(at, [index])
+      continue
+    }
+    yield* place(index)
+  }
+  for (let index = 0; index < held.length; index++) if (placed[index] === 0) yield* place(index)
 }
 
 function* engramRecord(
@@ -365,7 +539,6 @@ function appendRecords(messages: readonly Message[], options: Required<ClaudeCod
 /** Fields of a session record that Claude Code writes on every record of the session. */
 const SESSION_FIELDS = ['isSidechain', 'userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'agentId'] as const
 
-/** Whether a record is a native record of the conversation chain (it has a `uuid`). */
 /**
  * The summary of a compacted range of an Engram log, as one Engram record: `{timestamp, role: "user", content: {type:
  * "text", text}}`, flagged `isCompactSummary` (the flag a native summary carries; the reader takes either it or
@@ -377,28 +550,147 @@ function engramSummary(text: string, removed: readonly Record<string, unknown>[]
   return { timestamp, role: 'user', content: { type: 'text', text }, isCompactSummary: true }
 }
 
+/** Whether a record is a native record of the conversation chain (a user, assistant or system record with a `uuid`). */
 function isChained(record: Record<string, unknown>): boolean {
   return typeof record['uuid'] === 'string' && (record['type'] === 'user' || record['type'] === 'assistant' || record['type'] === 'system')
 }
 
+function isBoundary(record: Record<string, unknown> | undefined): boolean {
+  return record?.['type'] === 'system' && record['subtype'] === 'compact_boundary'
+}
+
+/** A JSONL line's object, or undefined. */
+function parseObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line)
+    return isObject(value) ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * chainParent(range) = the id a range's summary hangs under, or null when the summary starts the chain (after a
+ * boundary of its own). It is the parent of the range's first record of the thread whose parent the range does not
+ * remove (an entry): through `moved` when an earlier range of the write replaced that parent; an earlier compaction's
+ * boundary when an entry is its summary and the boundary stays; a parent the file does not hold, or a record held
+ * before its removed parent (relinked, it would point back at the summary), is passed over for the nearest record of
+ * the thread written before the range; records of no message that open the session (attachments, hook progress, no
+ * message above them) make the range start the chain. With `restart` (the write's first range, when a later range holds an earlier
+ * compaction's summary whose boundary is left out), a range under no boundary of its own starts the chain: what
+ * precedes it lies before that boundary, out of the resumed context, and stays out.
+ */
+function chainParent(
+  context: LogRangeContext,
+  removed: readonly Record<string, unknown>[],
+  thread: (record: Record<string, unknown>) => boolean,
+  moved: ReadonlyMap<string, string>,
+  omitted: ReadonlySet<string>,
+  restart: boolean,
+): string | null {
+  const removedIds = new Set<string>()
+  for (const record of removed) if (typeof record['uuid'] === 'string') removedIds.add(record['uuid'])
+  const kept = new Map<string, Record<string, unknown>>()
+  for (const record of context.kept()) if (typeof record['uuid'] === 'string') kept.set(record['uuid'], record)
+  const stale = (record: Record<string, unknown>): boolean => {
+    let current = record
+    for (let steps = 0; steps <= kept.size; steps++) {
+      const up = current['parentUuid']
+      if (typeof up !== 'string') return false
+      if (removedIds.has(up)) return true
+      const next = kept.get(up)
+      if (next === undefined) return false
+      current = next
+    }
+    return true
+  }
+  // Records of no message (attachments, hook progress) that open the session, under no message: a range after them
+  // starts the chain, as Claude Code's own compaction of it would (a walk of a few records; a long one is not followed).
+  const opensSession = (record: Record<string, unknown>): boolean => {
+    let current: Record<string, unknown> | undefined = record
+    for (let steps = 0; current !== undefined && steps < 16; steps++) {
+      if (isChained(current)) return false
+      const up: unknown = current['parentUuid']
+      if (typeof up !== 'string') return true
+      current = kept.get(up) ?? context.before((candidate) => candidate['uuid'] === up)
+    }
+    return false
+  }
+  let first: string | null | undefined
+  let under: string | undefined
+  for (const record of removed) {
+    if (!thread(record)) continue
+    const up = record['parentUuid']
+    if (up === null || up === undefined) {
+      if (first === undefined) first = null
+      continue
+    }
+    if (typeof up !== 'string' || removedIds.has(up) || omitted.has(up)) continue
+    const summary = moved.get(up)
+    if (summary !== undefined) {
+      if (first === undefined) first = summary
+      continue
+    }
+    const target = kept.get(up) ?? context.before((candidate) => candidate['uuid'] === up) ?? context.after((candidate) => candidate['uuid'] === up)
+    if (target === undefined) continue
+    if (isBoundary(target) && record['isCompactSummary'] === true) under = up
+    else if (first === undefined && !stale(target)) first = opensSession(target) ? null : up
+  }
+  if (under !== undefined) return under
+  if (restart) return null
+  if (first !== undefined) return first
+  const nearest = context.before((record) => thread(record) && !stale(record))
+  return typeof nearest?.['uuid'] === 'string' ? nearest['uuid'] : null
+}
+
 /**
  * Writes a compacted range of a native session so that a resume, which rebuilds the conversation by walking
- * `parentUuid` up from the last record, reaches every summary of the write. A range with no main-thread record before
- * it in the written log is written as Claude Code writes its own compaction: a `compact_boundary` system record that
- * starts the chain (`parentUuid: null`, `logicalParentUuid` the record it follows in the file, null when the range starts
- * the log), then the summary as a user record flagged `isCompactSummary` whose `parentUuid` is the boundary. A range
- * after main-thread records (the second part of a split, a range in the middle of the log) gets the summary record
- * alone, its `parentUuid` the nearest main-thread record before it: a boundary there would end the chain, and a resume
- * would lose the earlier summaries and the records kept before the range (Claude Code reloads only what follows the
- * last boundary). The session fields (`sessionId`, `cwd`, `version`, `gitBranch`, …) are copied from the nearest
- * record of the session, the timestamp from the last replaced record (a loader that takes the newest record as the
- * leaf must not pick the summary). Kept records that pointed at a replaced record point at the summary. An Engram log
- * (records without uuids) gets one Engram record holding the summary (see `engramSummary`).
+ * `parentUuid` up from the last record (and reads from the last `compact_boundary` on that chain), reaches every
+ * summary of the write, from one root. The summary takes the range's place in the chain: its `parentUuid` is the
+ * parent of the range's first record of the thread (the main thread, or the sidechain a subagent's own file is),
+ * or the summary an earlier range of the write put there. A range whose first record starts the chain (`parentUuid`
+ * null: the log's start, or an edit of the first prompt) is written as Claude Code writes its own compaction: a
+ * `compact_boundary` system record (`parentUuid: null`, `logicalParentUuid` the record it follows in the file, null when
+ * the range starts the log), then the summary as a user record flagged `isCompactSummary` under it. A range that
+ * holds an earlier compaction's summary continues under that compaction's boundary when it is the write's first range
+ * (what precedes the boundary was already out of the resumed context); in a later range the boundary is left out and
+ * the chain runs on through the write's earlier summaries (kept, it would be the root and hide them). The session
+ * fields (`sessionId`, `cwd`, `version`, `gitBranch`, …) are copied from the nearest record of the session, the
+ * timestamp from the last replaced record (a loader that takes the newest record as the leaf must not pick the
+ * summary). Kept records that pointed at a replaced record point at the summary. An Engram log (records without uuids)
+ * gets one Engram record holding the summary (see `engramSummary`).
  */
 export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}): LogCompaction {
   const now = options.now ?? (() => new Date())
   const randomId = options.randomId ?? randomUUID
+  // Across the ranges of one write, in order: the id of each record a range removed (or a boundary it left out) ->
+  // the summary that took its place; and the boundaries left out.
+  const moved = new Map<string, string>()
+  const omitted = new Set<string>()
+  let restart = false
+  let replaced = 0
   return {
+    omit(removed) {
+      // A summary's parent that no range removes may be a boundary (a boundary belongs to no message); only a boundary
+      // is left out. The write's first range continues under the last one whose summary it holds.
+      const removedIds = new Set<string>()
+      for (const records of removed) for (const record of records) if (typeof record['uuid'] === 'string') removedIds.add(record['uuid'])
+      removed.forEach((records, index) => {
+        const parents = records.flatMap((record) => {
+          const up = record['parentUuid']
+          return record['isCompactSummary'] === true && typeof up === 'string' && !removedIds.has(up) ? [up] : []
+        })
+        if (index === 0) parents.pop()
+        else if (parents.length > 0) restart = true
+        for (const parent of parents) omitted.add(parent)
+      })
+      if (omitted.size === 0) return undefined
+      return (line) => {
+        if (!line.includes('compact_boundary')) return false
+        const record = parseObject(line)
+        return isBoundary(record) && omitted.has(record!['uuid'] as string)
+      }
+    },
     replace(context) {
       const summary: Message = { role: 'user', parts: [{ type: 'summary', text: context.text, source: 'floorguard' }] }
       const removed = context.removed()
@@ -407,18 +699,23 @@ export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}
       // in it would mix two formats in one file.
       if (!native && removed.some(isEngram)) return { lines: `${JSON.stringify(engramSummary(context.text, removed, now))}\n` }
       if (!native) return { lines: appendRecords([summary], { now, randomId }) }
-      const main = (record: Record<string, unknown>): boolean => isChained(record) && typeof record['sessionId'] === 'string'
-      const neighbour = [...removed].reverse().find(main) ?? context.before(main) ?? context.after(main) ?? {}
+      // The thread the range's messages belong to: the main thread, or the sidechain of a subagent's own file.
+      const sidechain = removed.find((record) => record['type'] === 'user' || record['type'] === 'assistant')?.['isSidechain'] === true
+      const thread = (record: Record<string, unknown>): boolean => isChained(record) && (record['isSidechain'] === true) === sidechain
+      const neighbour = [...removed].reverse().find((record) => thread(record) && typeof record['sessionId'] === 'string') ?? context.before(thread) ?? context.after(thread) ?? {}
       const session: Record<string, unknown> = {}
       for (const key of SESSION_FIELDS) if (neighbour[key] !== undefined) session[key] = neighbour[key]
-      const previous = context.before(isChained)
-      const parent = context.before((record) => isChained(record) && record['isSidechain'] !== true)
+      // The first range restarts the chain only when a boundary after it is really left out.
+      const leftOut = (record: Record<string, unknown>): boolean => isBoundary(record) && omitted.has(record['uuid'] as string)
+      const restarts = replaced++ === 0 && restart && (context.kept().some(leftOut) || context.after(leftOut) !== undefined)
+      const parent = chainParent(context, removed, thread, moved, omitted, restarts)
       // The replaced records' last instant, not the clock: a loader that takes the newest record for the leaf must
       // not pick the summary over the records kept after it.
       const stamped = [...removed].reverse().find((record) => typeof record['timestamp'] === 'string')
       const timestamp = typeof stamped?.['timestamp'] === 'string' ? stamped['timestamp'] : now().toISOString()
-      const boundaryUuid = parent ? undefined : randomId()
+      const boundaryUuid = parent === null ? randomId() : undefined
       const summaryUuid = randomId()
+      const previous = boundaryUuid === undefined ? undefined : context.before(isChained)
       const boundary = boundaryUuid === undefined
         ? undefined
         : {
@@ -435,7 +732,7 @@ export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}
             compactMetadata: { trigger: 'manual', ...(context.replacedTokens === undefined ? {} : { preTokens: context.replacedTokens }) },
           }
       const record = {
-        parentUuid: boundaryUuid ?? parent!['uuid'],
+        parentUuid: boundaryUuid ?? parent,
         ...session,
         type: 'user',
         message: { role: 'user', content: context.text },
@@ -445,7 +742,13 @@ export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}
         timestamp,
       }
       const relink = new Map<string, string>()
-      for (const record of removed) if (typeof record['uuid'] === 'string') relink.set(record['uuid'], summaryUuid)
+      for (const record of removed) {
+        if (typeof record['uuid'] === 'string') relink.set(record['uuid'], summaryUuid)
+        // A boundary left out for this range's summary: whatever pointed at it points at the summary.
+        const up = record['parentUuid']
+        if (record['isCompactSummary'] === true && typeof up === 'string' && omitted.has(up)) relink.set(up, summaryUuid)
+      }
+      for (const [from, to] of relink) moved.set(from, to)
       return { lines: `${boundary ? `${JSON.stringify(boundary)}\n` : ''}${JSON.stringify(record)}\n`, relink }
     },
     relink(line, relink) {
