@@ -21,6 +21,16 @@ export type PlannedCompaction =
       readonly parts: readonly PlannedPart[]
       /** What the parts' slots may add up to (a split's summary budget; a compaction's one slot). */
       readonly budget: number
+      /**
+       * The slot asked for, when the plan gave a compaction less: a summary must cost less than the tokens it replaces.
+       * @default undefined: the slot was not capped
+       */
+      readonly requestedSlot?: number
+      /**
+       * The tokens of a compaction's range, counted by the planning tokenizer.
+       * @default undefined: a split
+       */
+      readonly tokens?: number
     }
   | { readonly kind: 'refuse'; readonly floor: FloorSummary; readonly reason: string; readonly refusal: Refusal }
 
@@ -29,7 +39,14 @@ export function planParts(planner: CompactionPlanner | undefined, segment: PlanS
   const plan = (planner ?? planCompaction)(segment, options)
   switch (plan.kind) {
     case 'compact':
-      return { kind: 'compact', floor: plan.floor, budget: plan.slot, parts: [{ start: plan.range[0], end: plan.range[1], slot: plan.slot, items: plan.items }] }
+      return {
+        kind: 'compact',
+        floor: plan.floor,
+        budget: plan.slot,
+        parts: [{ start: plan.range[0], end: plan.range[1], slot: plan.slot, items: plan.items }],
+        tokens: plan.tokens,
+        ...(plan.requestedSlot === undefined ? {} : { requestedSlot: plan.requestedSlot }),
+      }
     case 'split':
       return { kind: 'split', floor: plan.floor, budget: plan.budget, parts: plan.parts.map((part) => ({ start: part.range[0], end: part.range[1], slot: part.slot, items: part.items })) }
     case 'refuse':

@@ -387,6 +387,16 @@ describe('issue 11: what compact must never do', () => {
     expect(result.transcript).toBeUndefined()
   })
 
+  it('a range of fewer tokens than any summary is refused as no-gain, not as a summarizer failure', async () => {
+    // A re-test: a one-token log at --slot 8000 was refused with code summarizer, 'the slot is 0: split the segment or
+    // raise the slot', after the plan capped the slot below the range's tokens: no slot would have helped.
+    const transcript = transcriptOf([{ role: 'user', parts: [{ type: 'text', text: 'ok' }] }], 'claude-code')
+    const result = await compactTranscript(transcript, { ...base, planner: undefined, slot: 8000, summarizer: createLedgerSummarizer() })
+    expect(result.kind).toBe('refused')
+    expect(result.refusal).toMatchObject({ code: 'no-gain', range: [0, 1] })
+    expect(result.refusal?.reason).toMatch(/^the verified summary of messages 0:1 counts \d+ tokens .*, not less than the 1 tokens of the messages it would replace: nothing to gain$/)
+  })
+
   it('an approximate planning tokenizer does not let a summary past its slot in real tokens', async () => {
     const approx = await createTokenizer('approx')
     const planning = createEstimator({ name: 'full', tokenizer: approx })

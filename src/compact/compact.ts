@@ -297,14 +297,25 @@ export async function compactTranscript(transcript: Transcript, options: Compact
       const before = outcome.report.attempts.map((attempt) => ({ ...attempt, problems: attempt.problems.map((problem) => `at slot ${part.slot}: ${problem}`) }))
       outcome = { summary: again.summary, report: { ...again.report, attempts: [...before, ...again.report.attempts], warnings: [...(again.report.warnings ?? []), note] } }
     }
+    // The plan capped the slot below the one asked for, at the range's own size (a summary must cost less than what it
+    // replaces). A summary that did not verify there is asked for once at the slot asked for: one that verifies says
+    // the range is too small to gain anything (refused below as no-gain), not that the summarizer failed.
+    if (!outcome.summary && planned.kind === 'compact' && planned.requestedSlot !== undefined && planned.tokens !== undefined && part.slot >= planned.tokens - 1) {
+      const uncapped = await summarizePart(messages, { ...part, slot: planned.requestedSlot }, { ...partContext, attempts: 1 })
+      if (uncapped.summary) {
+        const note = `slot ${planned.requestedSlot} asked for: the plan capped it at ${part.slot}, where ${outcome.report.attempts.at(-1)?.problems.join('; ') || 'no summary verified'}`
+        outcome = { summary: uncapped.summary, report: { ...uncapped.report, warnings: [...(uncapped.report.warnings ?? []), note] } }
+      }
+    }
     reports.push(outcome.report)
     if (!outcome.summary) {
       const last = outcome.report.attempts.at(-1)
+      const problems = last?.problems.join('; ') || 'unknown failure'
       return refuse(
         floor,
         {
           code: 'summarizer',
-          reason: `no verified summary for messages ${part.start}:${part.end} after ${outcome.report.attempts.length} attempt(s): ${last?.problems.join('; ') || 'unknown failure'}`,
+          reason: `no verified summary for messages ${part.start}:${part.end} after ${outcome.report.attempts.length} attempt(s): ${problems}`,
           range: [part.start, part.end],
           missing: last?.missing ?? [],
         },
