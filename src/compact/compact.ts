@@ -76,6 +76,11 @@ export interface CompactTranscriptOptions {
    */
   readonly timeoutMs?: number
   /**
+   * The caller's signal: once aborted, no summarizer call starts and the running one is aborted (each request carries
+   * it); the compaction then refuses (`summarizer`), its input unchanged.
+   */
+  readonly abortSignal?: AbortSignal
+  /**
    * Delay before the second call of a part; later delays double (capped at 8 s).
    * @default 250
    */
@@ -278,7 +283,7 @@ export async function compactTranscript(transcript: Transcript, options: Compact
 
   const summaries: CompactSummary[] = []
   const reports: PartVerification[] = []
-  const partContext: PartContext = { summarizer, tokenizer: verifyTokenizer, attempts, extract, sleep, backoffMs: options.backoffMs ?? 250, maxCompressionRatio }
+  const partContext: PartContext = { summarizer, tokenizer: verifyTokenizer, attempts, extract, sleep, backoffMs: options.backoffMs ?? 250, maxCompressionRatio, abortSignal: options.abortSignal }
   // A split gives each part its floor, rounded up: a summarizer whose own markup needs more (the ledger's state block
   // for a handful of items) gets what the configured slot and the budget's unspent tokens still allow.
   let unspent = planned.budget - planned.parts.reduce((sum, part) => sum + part.slot, 0)
@@ -353,6 +358,12 @@ export async function compactTranscript(transcript: Transcript, options: Compact
   }
 }
 
+/** `: REASON` of an aborted signal whose reason is an Error or a string, else ''. */
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason
+  return reason instanceof Error ? `: ${reason.message}` : typeof reason === 'string' ? `: ${reason}` : ''
+}
+
 interface PartContext {
   readonly summarizer: SummarizerV1
   /** The verifying tokenizer. */
@@ -362,6 +373,7 @@ interface PartContext {
   readonly extract: SpanExtractor
   readonly sleep: (ms: number) => Promise<void>
   readonly backoffMs: number
+  readonly abortSignal: AbortSignal | undefined
 }
 
 async function summarizePart(
@@ -400,6 +412,10 @@ async function summarizePart(
   let feedback: string | undefined
   for (let attempt = 1; attempt <= context.attempts; attempt++) {
     if (attempt > 1) await context.sleep(backoffDelay(attempt - 1, { initialDelayMs: context.backoffMs }))
+    if (context.abortSignal?.aborted) {
+      reports.push({ attempt, outcome: 'failed', missing: [], problems: [`aborted by the caller's signal${abortReason(context.abortSignal)}`], invented: [] })
+      break
+    }
     const request: SummarizeRequest = {
       messages,
       offset: part.start,
@@ -409,6 +425,7 @@ async function summarizePart(
       attempt,
       missing,
       ...(feedback === undefined ? {} : { feedback }),
+      ...(context.abortSignal === undefined ? {} : { abortSignal: context.abortSignal }),
     }
     const result: SummarizeResult = await callSummarizer(context.summarizer, request)
     if (result.kind === 'failure') {

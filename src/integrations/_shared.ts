@@ -112,7 +112,8 @@ export interface ViewResult<T> {
 
 /** A conversation's compacted view, kept between calls. */
 export interface CompactionView<T> {
-  apply(input: readonly T[]): Promise<ViewResult<T>>
+  /** Compacts `input` if need be; `abortSignal` (the framework call's) aborts a summarizer call under way. */
+  apply(input: readonly T[], abortSignal?: AbortSignal): Promise<ViewResult<T>>
   /** Forgets the previous call (the next input is taken as a new conversation). */
   reset(): void
 }
@@ -139,7 +140,7 @@ export function createCompactionView<T extends object>(options: CompactionViewOp
     reset() {
       state = undefined
     },
-    async apply(input) {
+    async apply(input, abortSignal) {
       let view: readonly T[] = input
       let viewMessages: Message[]
       // The floorguard message of each input message, where known, for the next call's changed-history path.
@@ -172,7 +173,7 @@ export function createCompactionView<T extends object>(options: CompactionViewOp
         viewMessages.push(message)
         inputMessages.push(message)
       }
-      const result = await compactor.maybeCompact(viewMessages)
+      const result = await compactor.maybeCompact(viewMessages, abortSignal ? { abortSignal } : {})
       const output = result.kind === 'unchanged' && result.messages === viewMessages ? view : rebuildMessages(view, result.layout, rebuild)
       state = { input, inputMessages, output, outputMessages: result.messages }
       const changed = output.length !== input.length || output.some((message, index) => message !== input[index])

@@ -152,6 +152,28 @@ describe('compactionMiddleware (wrapLanguageModel, ai 6)', () => {
     expect(signals[0]!.floor).toBeGreaterThan(30)
   })
 
+  it('aborting the agent\'s call aborts the summarizer call it waits on (a re-test: 361 s with the signal ignored)', async () => {
+    const seen: Array<AbortSignal | undefined> = []
+    const summarizer = {
+      specificationVersion: 'v1' as const,
+      name: 'hangs',
+      summarize: (request: { abortSignal?: AbortSignal }) => {
+        seen.push(request.abortSignal)
+        return new Promise<never>((_, reject) => request.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true }))
+      },
+    }
+    const model = textModel()
+    const wrapped = wrapLanguageModel({ model, middleware: compactionMiddleware({ budget: BUDGET, slot: 600, summarizer }) })
+    const started = performance.now()
+    const outcome = await generateText({ model: wrapped, system: SYSTEM, messages: conversation(), maxRetries: 0, abortSignal: AbortSignal.timeout(50) }).catch((caught: unknown) => caught)
+    expect(performance.now() - started).toBeLessThan(5_000)
+    // Either no summarizer call started after the abort, or the one under way got the aborted signal.
+    expect(seen.length).toBeLessThanOrEqual(1)
+    expect(seen.every((signal) => signal?.aborted === true)).toBe(true)
+    // The call itself was aborted: the model may or may not have been reached, never with a compacted prompt.
+    expect(outcome instanceof Error || model.doGenerateCalls.every((call) => summaryOf(call.prompt) === undefined)).toBe(true)
+  })
+
   it("with onRefusal: 'throw' rejects the call with CompactionRefusedError and never calls the model", async () => {
     const model = textModel()
     const wrapped = wrapLanguageModel({ model, middleware: compactionMiddleware({ budget: BUDGET, slot: 30, onRefusal: 'throw' }) })

@@ -76,7 +76,8 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
   return {
     specificationVersion: (specificationVersion ?? 'v3') as 'v3',
     async transformParams({ params }) {
-      const { messages, result } = await view.apply(params.prompt)
+      // The call's own signal: aborting the agent's call aborts a summarizer call it is waiting on.
+      const { messages, result } = await view.apply(params.prompt, params.abortSignal)
       reportSignal(result, options)
       return messages === params.prompt ? params : { ...params, prompt: [...messages] }
     },

@@ -499,3 +499,47 @@ describe('options', () => {
     expect(() => createCompactor({ policy: 'drop' as never })).toThrow(/policy/)
   })
 })
+
+describe('a summarizer that hangs (a re-test: an agent call stalled 361 s, its abort signal ignored)', () => {
+  const hanging = (): SummarizerV1 & { signals: Array<AbortSignal | undefined> } => {
+    const signals: Array<AbortSignal | undefined> = []
+    return {
+      specificationVersion: 'v1',
+      name: 'hangs',
+      signals,
+      summarize(request) {
+        signals.push(request.abortSignal)
+        // Never answers on its own; settles only when its request is aborted.
+        return new Promise((_, reject) => request.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true }))
+      },
+    }
+  }
+  const messages = [system('sys'), ...Array.from({ length: 5 }, (_, turn) => [user(`turn ${turn}: keep /srv/app/t${turn}.yaml. ${prose(14)}`), assistant(prose(14))]).flat(), user('go')]
+
+  it('is given up after the compactor\'s timeoutMs and attempts, and the messages come back as they were', async () => {
+    const summarizer = hanging()
+    const started = performance.now()
+    const result = await createCompactor({ budget: 2_000, slot: 500, summarizer, timeoutMs: 40, attempts: 2 }).maybeCompact(messages)
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(result.kind).toBe('refused')
+    expect(result.messages).toBe(messages)
+    expect(summarizer.signals.length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('stops when the caller\'s signal aborts: the running call is aborted and no other starts', async () => {
+    const summarizer = hanging()
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(new Error('user pressed stop')), 30)
+    const started = performance.now()
+    const result = await createCompactor({ budget: 2_000, slot: 500, summarizer }).maybeCompact(messages, { abortSignal: controller.signal })
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(result.kind).toBe('refused')
+    expect(summarizer.signals).toHaveLength(1)
+    expect(summarizer.signals[0]!.aborted).toBe(true)
+  })
+
+  it('refuses bad settings in one line', () => {
+    expect(() => createCompactor({ timeoutMs: 0 })).toThrow('createCompactor: timeoutMs: expected a positive integer of milliseconds')
+    expect(() => createCompactor({ attempts: 0 })).toThrow('createCompactor: attempts: expected a positive integer')
+  })
+})

@@ -27,6 +27,7 @@ import type {
   CompactorStats,
   EventItem,
   LayoutEntry,
+  MaybeCompactOptions,
   PolicyAction,
   RefusalCode,
   RuntimeRange,
@@ -44,6 +45,8 @@ interface Settings {
   readonly slot: number
   readonly margin: number
   readonly summaryBudget: number | undefined
+  readonly timeoutMs: number | undefined
+  readonly attempts: number | undefined
   readonly policy: CompactionPolicy
   readonly floorCheck: boolean
   readonly verify: boolean
@@ -86,6 +89,8 @@ function resolveSettings(options: CompactorOptions): Settings {
   const margin = options.margin ?? RECORD_DEFAULTS.margin
   if (!(margin >= 0 && margin < 10)) invalid('margin', 'a ratio >= 0 (the record: 0.15..0.25)', margin)
   if (options.summaryBudget !== undefined && (!Number.isInteger(options.summaryBudget) || options.summaryBudget < 0)) invalid('summaryBudget', 'a non-negative integer', options.summaryBudget)
+  if (options.timeoutMs !== undefined && (!Number.isInteger(options.timeoutMs) || options.timeoutMs <= 0 || options.timeoutMs > 2 ** 31 - 1)) invalid('timeoutMs', 'a positive integer of milliseconds (at most 2147483647)', options.timeoutMs)
+  if (options.attempts !== undefined && (!Number.isInteger(options.attempts) || options.attempts < 1)) invalid('attempts', 'a positive integer', options.attempts)
   const policy = options.policy ?? 'keep'
   const named = typeof policy === 'string' && ['keep', 'other-segment', 'accept-risk'].includes(policy)
   const raise = typeof policy === 'object' && policy !== null && policy.kind === 'raise-slot'
@@ -99,6 +104,8 @@ function resolveSettings(options: CompactorOptions): Settings {
     slot,
     margin,
     summaryBudget: options.summaryBudget,
+    timeoutMs: options.timeoutMs,
+    attempts: options.attempts,
     policy,
     floorCheck: options.checks?.floor ?? true,
     verify: options.checks?.verify ?? true,
@@ -181,7 +188,7 @@ export function createCompactor(options: CompactorOptions = {}): Compactor {
     return resources
   }
 
-  async function maybeCompact(messages: readonly Message[]): Promise<CompactorResult> {
+  async function maybeCompact(messages: readonly Message[], callOptions: MaybeCompactOptions = {}): Promise<CompactorResult> {
     if (!Array.isArray(messages)) invalid('maybeCompact(messages)', 'an array of messages', messages)
     checkMessages(messages)
     const call = ++calls
@@ -235,7 +242,7 @@ export function createCompactor(options: CompactorOptions = {}): Compactor {
     }
 
     const transcript: Transcript = { format: 'floorguard-runtime', messages: canonical, pairs, unpaired }
-    const context: RunContext = { transcript, tokens: read.tokens, tokenizer, estimator, summarizer, settings, emit, before, localSummarizer: options.summarizer === undefined }
+    const context: RunContext = { transcript, tokens: read.tokens, tokenizer, estimator, summarizer, settings, emit, before, localSummarizer: options.summarizer === undefined, abortSignal: callOptions.abortSignal }
     const outcome = await compactRange(context, range)
     const remembered: Memo = { messages: canonical.slice(range[0], range[1]), start: range[0], outcome }
     // Masks name indices outside the selection's own messages: such an outcome depends on the rest and is not kept.
@@ -266,6 +273,8 @@ interface RunContext {
   readonly before: number
   /** The summarizer is the built-in ledger (no backoff between attempts). */
   readonly localSummarizer: boolean
+  /** The caller's signal for this call: once aborted, no summarizer call starts and a running one is aborted. */
+  readonly abortSignal: AbortSignal | undefined
 }
 
 function keptLayout(count: number): LayoutEntry[] {
@@ -432,6 +441,9 @@ async function guarded(
       summarizer: context.summarizer,
       range: { start: range[0], end: range[1] },
       ...(context.settings.summaryBudget === undefined ? {} : { budget: context.settings.summaryBudget }),
+      ...(context.settings.timeoutMs === undefined ? {} : { timeoutMs: context.settings.timeoutMs }),
+      ...(context.settings.attempts === undefined ? {} : { attempts: context.settings.attempts }),
+      ...(context.abortSignal === undefined ? {} : { abortSignal: context.abortSignal }),
       ...(planner ? { planner } : {}),
       ...(slotRounding === undefined ? {} : { planOptions: { slotRounding } }),
       // The built-in ledger is local: no backoff between its attempts (a remote summarizer keeps the default).

@@ -92,6 +92,16 @@ export interface CompactorOptions {
    */
   readonly summaryBudget?: number
   /**
+   * Milliseconds one summarizer call may take before it is aborted (a model that hangs stalls the agent's own call).
+   * @default 120000
+   */
+  readonly timeoutMs?: number
+  /**
+   * Summarizer calls per summary, including the first (a failed verification is retried with the missing items named).
+   * @default 3
+   */
+  readonly attempts?: number
+  /**
    * What to do when the planner refuses.
    * @default 'keep'
    */
@@ -110,13 +120,22 @@ export interface CompactorOptions {
   readonly clock?: () => number
 }
 
+/** Options of one {@link Compactor.maybeCompact} call. */
+export interface MaybeCompactOptions {
+  /**
+   * The caller's signal (the agent's own `abortSignal`): once aborted, no summarizer call starts and the one running
+   * is aborted; the compaction then refuses and the messages are returned as they were.
+   */
+  readonly abortSignal?: AbortSignal
+}
+
 /** A configured auto-compactor. Keeps per-message caches between calls; one compactor per conversation. */
 export interface Compactor {
   /**
    * Compacts `messages` when their tokens reach the high-water mark; else returns them unchanged. Never mutates the
    * array or its messages. Costs O(new or changed messages) when nothing is to be done.
    */
-  maybeCompact(messages: readonly Message[]): Promise<CompactorResult>
+  maybeCompact(messages: readonly Message[], options?: MaybeCompactOptions): Promise<CompactorResult>
   /** Counters for tests and benchmarks. */
   readonly stats: CompactorStats
 }
