@@ -143,6 +143,17 @@ describe('compactTranscript: parts whose summarizer needs more than their floor'
     expect(result.refusal?.reason).toContain('needs 30')
   })
 
+  it('counts every call in the refusal, each problem with its slot (a re-test: "after 3 attempt(s)" when 9 were made)', async () => {
+    const garbage = createMockSummarizer({ respond: () => ({ kind: 'failure', reason: 'model overloaded', retryable: true }) })
+    const result = await compactTranscript(transcript, { ...base, slot, range: { start: 1, end: 7 }, planner: tightPlanner(20, 2 * slot), summarizer: garbage })
+    expect(result.refusal).toMatchObject({ code: 'summarizer', range: [1, 4] })
+    // Three attempts at each of the planned slot, twice it, and all the configured slot and budget allow.
+    const attempts = result.verification.parts[0]!.attempts
+    expect(attempts).toHaveLength(9)
+    expect(result.refusal?.reason).toMatch(/after 9 attempt\(s\)/)
+    expect(new Set(attempts.map((attempt) => /^at slot (\d+):/.exec(attempt.problems[0]!)?.[1]))).toEqual(new Set(['20', '40', String(slot)]))
+  })
+
   it('keeps as it is a part whose verified summary would not cost less than its messages, and summarizes the others', async () => {
     const second = tokensOf(transcript.messages, 4, 7)
     /** The items, padded until they cost more than `tokens`. */

@@ -295,12 +295,15 @@ export async function compactTranscript(transcript: Transcript, options: Compact
     for (const larger of cap > part.slot ? [...new Set([Math.min(part.slot * 2, cap), cap])] : []) {
       if (outcome.summary) break
       const again = await summarizePart(messages, { ...part, slot: larger }, partContext)
-      if (!again.summary) continue
+      if (!again.summary) {
+        // Every call counts in the refusal: the attempts at each slot, each problem saying its slot.
+        outcome = { report: { ...again.report, attempts: [...atSlot(outcome.report, part.slot), ...atSlot(again.report, larger)] } }
+        continue
+      }
       unspent -= larger - part.slot
       const note = `slot raised from ${part.slot} to ${larger} tokens within the budget: at ${part.slot}, ${outcome.report.attempts.at(-1)?.problems.join('; ') || 'no verified summary'}`
       // The attempts at the planned slot stay in the report (a runtime reports each as a verify error).
-      const before = outcome.report.attempts.map((attempt) => ({ ...attempt, problems: attempt.problems.map((problem) => `at slot ${part.slot}: ${problem}`) }))
-      outcome = { summary: again.summary, report: { ...again.report, attempts: [...before, ...again.report.attempts], warnings: [...(again.report.warnings ?? []), note] } }
+      outcome = { summary: again.summary, report: { ...again.report, attempts: [...atSlot(outcome.report, part.slot), ...again.report.attempts], warnings: [...(again.report.warnings ?? []), note] } }
     }
     // The plan capped the slot below the one asked for, at the range's own size (a summary must cost less than what it
     // replaces). A summary that did not verify there is asked for once at the slot asked for: one that verifies says
@@ -356,6 +359,16 @@ export async function compactTranscript(transcript: Transcript, options: Compact
     refusal: null,
     verification: { ...verificationBase, ok: true, parts: reports },
   }
+}
+
+/**
+ * The attempts of `report`, each problem prefixed with the slot it was made at (`at slot 500: …`), those of an earlier
+ * slot level already prefixed left as they are.
+ */
+function atSlot(report: PartVerification, slot: number): AttemptReport[] {
+  return report.attempts.map((attempt) =>
+    attempt.problems.some((problem) => problem.startsWith('at slot ')) ? attempt : { ...attempt, problems: attempt.problems.map((problem) => `at slot ${slot}: ${problem}`) },
+  )
 }
 
 /** `: REASON` of an aborted signal whose reason is an Error or a string, else ''. */
