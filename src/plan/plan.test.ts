@@ -132,6 +132,15 @@ describe('planCompaction: causal units', () => {
     expect(refusal.options.at(-1)).toEqual({ kind: 'accept-risk', shortfall: 1624 })
   })
 
+  test('offers no risk to accept when the floor is within the slot (a re-test: "0 floor tokens will not fit")', () => {
+    // A range that cuts a tool call from its result: refused for the cut, with a floor well within the slot.
+    const messages = [user(`go${filler}`), assistant(`TOKEN1x40${filler}`, call('a', 'read', { path: 'x' })), result('a', `TOKEN2x40${filler}`)]
+    const refusal = plan(messages.slice(0, 2), { slot: 2000 }, { pairs: pairToolCalls(messages).pairs }) as Refusal
+    expect(refusal).toMatchObject({ kind: 'refuse', reason: 'range-cuts-unit' })
+    expect(refusal.floor.total).toBeLessThanOrEqual(2000)
+    expect(refusal.options.filter((option) => option.kind === 'accept-risk')).toEqual([])
+  })
+
   test('an error and the fix that followed stay in one summary', () => {
     const messages = [
       assistant('', call('a', 'bash', { command: 'npm test' })),

@@ -496,7 +496,9 @@ function refusal(
     guard: 'on',
     budget: settings.budget ?? Math.max(0, tokens - 1),
     units,
-    options,
+    // Accepting the risk of nothing (a floor within the slot: the refusal is about a unit, a pair or the budget) is no
+    // option: a re-test found "accept the risk explicitly (0 floor tokens will not fit)".
+    options: options.filter((option) => option.kind !== 'accept-risk' || option.shortfall > 0),
     state: stateIn(context, from, to),
   }
 }
