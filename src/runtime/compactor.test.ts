@@ -538,6 +538,17 @@ describe('a summarizer that hangs (a re-test: an agent call stalled 361 s, its a
     expect(summarizer.signals[0]!.aborted).toBe(true)
   })
 
+  it('stops when the caller\'s signal aborts even if the summarizer ignores its own (a re-test: it waited for the timeout)', async () => {
+    const deaf: SummarizerV1 = { specificationVersion: 'v1', name: 'deaf', summarize: () => new Promise(() => {}) }
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 30)
+    const started = performance.now()
+    const result = await createCompactor({ budget: 2_000, slot: 500, summarizer: deaf, timeoutMs: 600_000 }).maybeCompact(messages, { abortSignal: controller.signal })
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(result.kind).toBe('refused')
+    expect(result.messages).toBe(messages)
+  })
+
   it('refuses bad settings in one line', () => {
     expect(() => createCompactor({ timeoutMs: 0 })).toThrow('createCompactor: timeoutMs: expected a positive integer of milliseconds')
     expect(() => createCompactor({ attempts: 0 })).toThrow('createCompactor: attempts: expected a positive integer')

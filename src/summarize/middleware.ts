@@ -61,7 +61,10 @@ export interface TimeoutMiddlewareOptions {
   readonly timeoutMs: number
 }
 
-/** Middleware: result = the call's result, or `failure('timed out after N ms')` after N ms, aborting the call's signal. */
+/**
+ * Middleware: result = the call's result, or `failure('timed out after N ms')` after N ms, aborting the call's signal,
+ * or a failure as soon as the caller's own signal aborts (whether or not the summarizer honours it).
+ */
 export function timeoutMiddleware(options: TimeoutMiddlewareOptions): SummarizerMiddlewareV1 {
   const { timeoutMs } = options
   return {
@@ -69,8 +72,17 @@ export function timeoutMiddleware(options: TimeoutMiddlewareOptions): Summarizer
     async wrapSummarize({ doSummarize, request, summarizer }) {
       const controller = new AbortController()
       const outer = request.abortSignal
-      const forward = (): void => controller.abort(outer?.reason)
-      if (outer?.aborted) controller.abort(outer.reason)
+      // The caller's abort ends the wait at once, as the timeout does: a summarizer that ignores its signal would
+      // otherwise hold the caller until the timer fires.
+      let aborted: (result: SummarizeResult) => void = () => {}
+      const callerAborted = new Promise<SummarizeResult>((resolve) => {
+        aborted = resolve
+      })
+      const forward = (): void => {
+        controller.abort(outer?.reason)
+        aborted({ kind: 'failure', reason: `summarizer ${summarizer.name} aborted by the caller's signal`, retryable: false })
+      }
+      if (outer?.aborted) forward()
       else outer?.addEventListener('abort', forward, { once: true })
       let timer: NodeJS.Timeout | undefined
       const timedOut = new Promise<SummarizeResult>((resolve) => {
@@ -84,7 +96,7 @@ export function timeoutMiddleware(options: TimeoutMiddlewareOptions): Summarizer
         (error: unknown): SummarizeResult => ({ kind: 'failure', reason: `summarizer ${summarizer.name} threw: ${firstLine(error)}`, retryable: true }),
       )
       try {
-        return await Promise.race([call, timedOut])
+        return await Promise.race([call, timedOut, callerAborted])
       } finally {
         clearTimeout(timer)
         outer?.removeEventListener('abort', forward)

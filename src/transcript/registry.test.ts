@@ -166,7 +166,13 @@ describe('detectFormat', () => {
     expect(refusal(decoded(gzipSync('[{"role":"user","content":"hi"}]')))).toMatch(/^in: expected a transcript, got gzip-compressed data, not text; decompress it first/)
     expect(refusal(decoded(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x04, 0x00])))).toMatch(/got zstd-compressed data/)
     expect(refusal(decoded(Buffer.from('PK\u0003\u0004\u0014\u0000', 'latin1')))).toMatch(/got zip-compressed data/)
-    for (const utf16 of [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('[{"role": "user"}]', 'utf16le')]), Buffer.from('{"messages": [{"role": "user", "content": "hi"}]}', 'utf16le')]) {
+    const bigEndian = (text: string) => Buffer.from(text, 'utf16le').swap16()
+    for (const utf16 of [
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('[{"role": "user"}]', 'utf16le')]),
+      Buffer.from('{"messages": [{"role": "user", "content": "hi"}]}', 'utf16le'),
+      Buffer.concat([Buffer.from([0xfe, 0xff]), bigEndian('[{"role": "user"}]')]),
+      bigEndian('{"messages": [{"role": "user", "content": "hi"}]}'),
+    ]) {
       const message = refusal(decoded(utf16))
       expect(message).toMatch(/got UTF-16 text, not UTF-8; convert it first/)
       expect(message).not.toContain('--format')

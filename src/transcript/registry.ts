@@ -127,7 +127,7 @@ function notText(head: string): string | undefined {
 /**
  * What a head of compressed or UTF-16 data is, with what to do, or undefined: gzip, zip, zstd, xz and bzip2 by their
  * magic bytes (as UTF-8 decoding left them: a byte above 0x7f alone is U+FFFD), UTF-16 by its byte-order mark or a
- * NUL after each of its first ASCII characters. Read as text, any of these is garbage, so `--format` is no way out.
+ * NUL after (little-endian) or before (big-endian) each of its first ASCII characters. Read as text, any of these is garbage, so `--format` is no way out.
  */
 function packedKind(head: string): string | undefined {
   const at = (index: number) => head.charCodeAt(index)
@@ -145,10 +145,17 @@ function packedKind(head: string): string | undefined {
               ? 'bzip2'
               : undefined
   if (compressed !== undefined) return `${compressed}-compressed data, not text; decompress it first (a decompressor's output can be piped in as \`-\`)`
+  // FF FE (little-endian) and FE FF (big-endian) each decode to two U+FFFD.
   const bom = at(0) === bad && at(1) === bad
-  let alternating = 0
-  for (let index = bom ? 2 : 0; index + 1 < Math.min(head.length, 66); index += 2) if (at(index) !== 0 && at(index) < 0x80 && at(index + 1) === 0) alternating++
-  if (alternating >= 8 || (bom && alternating >= 1)) return 'UTF-16 text, not UTF-8; convert it first (`iconv -f UTF-16 -t UTF-8 FILE`)'
+  // ASCII in UTF-16 is each character with a NUL after it (little-endian) or before it (big-endian).
+  let little = 0
+  let big = 0
+  for (let index = bom ? 2 : 0; index + 1 < Math.min(head.length, 66); index += 2) {
+    if (at(index) !== 0 && at(index) < 0x80 && at(index + 1) === 0) little++
+    if (at(index) === 0 && at(index + 1) !== 0 && at(index + 1) < 0x80) big++
+  }
+  const units = Math.max(little, big)
+  if (units >= 8 || (bom && units >= 1)) return 'UTF-16 text, not UTF-8; convert it first (`iconv -f UTF-16 -t UTF-8 FILE`)'
   return undefined
 }
 
