@@ -134,6 +134,21 @@ describe('gemini format', () => {
     expect(JSON.parse(geminiFormat.write!(transcript))).toEqual(JSON.parse(text))
   })
 
+  it('reads one Content or one Part where the API takes a list of one (Google\'s REST cookbook sends them so)', async () => {
+    const single = JSON.stringify({
+      system_instruction: { parts: { text: 'You are a cat. Your name is Neko.' } },
+      contents: { parts: { text: 'Hello there' } },
+    })
+    expect(detectFormat(single, 'request.json').name).toBe('gemini')
+    const transcript = await read(single)
+    expect(kinds(transcript)).toEqual(['system:text', 'user:text'])
+    expect(transcript.messages[1]!.parts).toEqual([{ type: 'text', text: 'Hello there' }])
+    // Written back as lists, which the API also takes.
+    const written = JSON.parse(geminiFormat.write!(transcript))
+    expect(written.contents).toEqual([{ parts: { text: 'Hello there' } }])
+    expect(written.system_instruction).toEqual({ parts: { text: 'You are a cat. Your name is Neko.' } })
+  })
+
   it('names the field and the expectation on a wrong shape', async () => {
     await expect(read('{"contents":[{"role":"model","parts":[{"functionCall":{"args":{}}}]}]}')).rejects.toThrow('request.json: /contents/0/parts/0/functionCall/name: expected a string, got undefined')
     await expect(read('{"contents":[{"role":42,"parts":[]}]}')).rejects.toThrow('/contents/0/role: expected role "user", "model" or "function", got number')

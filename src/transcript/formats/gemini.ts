@@ -93,6 +93,11 @@ function field(part: Record<string, unknown>, camel: string, snake: string): unk
   return part[camel] !== undefined ? part[camel] : part[snake]
 }
 
+/** A list field's value as a list: one object (which the REST API takes for a list of one) as a list of it; none as []. */
+function listOf(value: unknown): unknown {
+  return value === undefined || value === null ? [] : isRecord(value) ? [value] : value
+}
+
 /** The kind of a part: its first known key, or undefined. */
 function partKind(part: Record<string, unknown>): { kind: PartKey; snake: boolean } | undefined {
   if (typeof part.text === 'string') return { kind: 'text', snake: false }
@@ -229,7 +234,7 @@ function normalizeContent(context: DocumentContext, raw: unknown, pointer: strin
   const role = content.role
   if (role !== undefined && role !== 'user' && role !== 'model' && role !== 'function') fail(context, pointerTo(pointer, 'role'), 'role "user", "model" or "function"', role)
   const partsAt = pointerTo(pointer, 'parts')
-  const parts = expectArray(context, content.parts ?? [], partsAt, 'an array of parts').map((part, index) => readPart(context, part, pointerTo(partsAt, index), state))
+  const parts = expectArray(context, listOf(content.parts), partsAt, 'an array of parts').map((part, index) => readPart(context, part, pointerTo(partsAt, index), state))
   if (role === 'model') return { role: 'assistant', parts: nonEmpty(parts) }
   const allResults = parts.length > 0 && parts.every((part) => part.type === 'tool-result')
   return { role: role === 'function' || allResults ? 'tool' : 'user', parts: nonEmpty(parts) }
@@ -239,7 +244,7 @@ function normalizeContent(context: DocumentContext, raw: unknown, pointer: strin
 function normalizeSystem(context: DocumentContext, raw: unknown, pointer: string): NormalizedRecord {
   if (typeof raw === 'string') return { role: 'system', parts: [{ type: 'text', text: expectString(context, raw, pointer) }] }
   const partsAt = Array.isArray(raw) ? pointer : pointerTo(pointer, 'parts')
-  const list = Array.isArray(raw) ? raw : expectArray(context, expectRecord(context, raw, pointer, 'a content object or a string').parts ?? [], partsAt, 'an array of parts')
+  const list = Array.isArray(raw) ? raw : expectArray(context, listOf(expectRecord(context, raw, pointer, 'a content object or a string').parts), partsAt, 'an array of parts')
   const parts = list.map((part, index): Part => {
     const at = pointerTo(partsAt, index)
     const record = expectRecord(context, part, at, 'a text part')
@@ -249,7 +254,12 @@ function normalizeSystem(context: DocumentContext, raw: unknown, pointer: string
 }
 
 async function read(source: Parameters<TranscriptFormatV1['read']>[0], options?: Parameters<TranscriptFormatV1['read']>[1]): Promise<Transcript> {
-  const { value, context } = await readJsonDocument(source, options)
+  const read = await readJsonDocument(source, options)
+  const { context } = read
+  // The REST API takes one Content where a list of them is expected (`"contents": {"parts": …}`, as Google's own
+  // cookbook sends it): read as a list of one, written back as a list.
+  const one = isRecord(read.value) && isRecord(read.value.contents) && 'parts' in read.value.contents
+  const value = one ? { ...(read.value as Record<string, unknown>), contents: [(read.value as Record<string, unknown>).contents] } : read.value
   const { items, base, envelope } = unwrapArray(context, value, ['contents', 'history'], 'an array of Gemini contents, or an object with `contents` (a generateContent request) or `history` (a Gemini CLI checkpoint)')
   const state: ReadState = { open: newOpenCalls(), unknownParts: new Map(), snake: false }
   const messages: Message[] = []
@@ -368,7 +378,7 @@ export function detectGemini(head: string): number {
   let strong = false
   if (Array.isArray(value)) items = value
   else if (isRecord(value)) {
-    items = Array.isArray(value.contents) ? value.contents : Array.isArray(value.history) ? value.history : undefined
+    items = Array.isArray(value.contents) ? value.contents : isRecord(value.contents) && 'parts' in value.contents ? [value.contents] : Array.isArray(value.history) ? value.history : undefined
     strong = REQUEST_KEYS.some((name) => name in value) || (Array.isArray(value.history) && !('contents' in value))
   }
   if (!Array.isArray(items)) return 0
@@ -379,7 +389,7 @@ export function detectGemini(head: string): number {
     const role = item.role
     if (role === 'model' || role === 'function') strong = true
     else if (role !== undefined && role !== 'user' && role !== 'system') return 0
-    const parts = item.parts
+    const parts = listOf(item.parts)
     if (!Array.isArray(parts)) return 0
     for (const part of parts.slice(0, 64)) {
       // Every part is of a kind Gemini has (pydantic-ai's `{parts: [{part_kind, content}]}` is not).
