@@ -190,6 +190,16 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
     return record ?? undefined
   }
 
+  // A record inside a message's line span that is not the message's (a Claude Code `last-prompt` between two results
+  // of one turn) is not removed: it is kept with the range's other records.
+  if (compaction.ownsLine) {
+    for (const range of ranges) {
+      for (const index of [...range.removed]) {
+        const record = recordOf(index)
+        if (record && !compaction.ownsLine(record)) (range.removed as Set<number>).delete(index)
+      }
+    }
+  }
   // A log read in its records' parent order (Claude Code) may give a range a line between another range's lines: a
   // line any range removes is never copied, and no line is written twice.
   const removedByAny = new Set<number>()

@@ -300,6 +300,12 @@ export interface LogCompaction {
    */
   omit?(removed: ReadonlyArray<readonly Record<string, unknown>[]>): ((line: string) => boolean) | undefined
   /**
+   * ownsLine(record) = whether a record inside a replaced message's line span is that message's (removed with it);
+   * another record there (a Claude Code `last-prompt` written between two results of one turn) is kept, in order,
+   * before the summary. Absent: every line of the span is the message's.
+   */
+  ownsLine?(record: Readonly<Record<string, unknown>>): boolean
+  /**
    * A kept record's line rewritten when it points at a removed record (`relink` maps removed ids to new ones), or
    * undefined to keep the line's bytes; `lineNumber` is its 1-based line in the input. Called for every kept line
    * after a range that returned ids to relink, or with `relinksEveryLine` for every kept line: it should decide

@@ -484,3 +484,27 @@ describe("claude-code: splitting a subagent's own file", () => {
     expect(chain.every((record) => record['isSidechain'] === true)).toBe(true)
   })
 })
+
+describe('a record of no message inside a message\'s lines (a re-test: a last-prompt between two results was dropped)', () => {
+  it('is kept, before the summary, when the message is compacted', async () => {
+    const base = { sessionId: 's1', cwd: '/repo', version: '2.1.121', isSidechain: false, timestamp: '2026-06-01T00:00:00.000Z' }
+    const lines = [
+      { ...base, type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'Read a.ts and b.ts.' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'a.ts' } }] } },
+      { ...base, type: 'assistant', uuid: 'a2', parentUuid: 'a1', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'Read', input: { file_path: 'b.ts' } }] } },
+      { ...base, type: 'user', uuid: 'r1', parentUuid: 'a2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'export const a = 1' }] } },
+      { type: 'last-prompt', sessionId: 's1', leafUuid: 'r1', lastPrompt: 'Read a.ts and b.ts.' },
+      { ...base, type: 'user', uuid: 'r2', parentUuid: 'r1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'export const b = 2' }] } },
+      { ...base, type: 'assistant', uuid: 'a3', parentUuid: 'r2', message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'Both read.' }] } },
+      { ...base, type: 'user', uuid: 'u2', parentUuid: 'a3', message: { role: 'user', content: 'Thanks.' } },
+    ]
+    const text = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`
+    const { transcript, output } = await compactFixture('last-prompt.jsonl', [[0, 4]], text)
+    // The two results are one message whose lines hold the last-prompt record.
+    expect(transcript.messages[2]!.provenance).toMatchObject({ line: 4, endLine: 6 })
+    const written = rows(output)
+    expect(written.filter((record) => record['type'] === 'last-prompt')).toEqual([lines[4]])
+    expect(written.some((record) => record['uuid'] === 'r1' || record['uuid'] === 'r2')).toBe(false)
+    expect(chainFromLast(written).missing).toBeUndefined()
+  })
+})

@@ -670,6 +670,9 @@ export function createClaudeCodeCompaction(options: ClaudeCodeFormatOptions = {}
   let restart = false
   let replaced = 0
   return {
+    // A record of the chain (with a `uuid`) inside a message's lines goes with it (a `turn_duration` written before its
+    // parent joins that span, and kept records are re-parented); one outside the chain (`last-prompt`, a title) stays.
+    ownsLine: (record) => typeof record['uuid'] === 'string' || record['type'] === undefined,
     omit(removed) {
       // A summary's parent that no range removes may be a boundary (a boundary belongs to no message); only a boundary
       // is left out. The write's first range continues under the last one whose summary it holds.
