@@ -508,3 +508,14 @@ describe('a record of no message inside a message\'s lines (a re-test: a last-pr
     expect(chainFromLast(written).missing).toBeUndefined()
   })
 })
+
+describe('--format claude-code on another tool\'s JSONL (a re-test: 0 messages, exit 0, no word)', () => {
+  it('is refused in one line naming the keys it lacks; a log of Claude Code records without messages still reads', async () => {
+    const foreign = '{"type":"message","role":"user","text":"buy 2 BTC"}\n{"type":"message","role":"assistant","text":"done"}\n'
+    await expect(claudeCodeFormat.read(sourceFromString('trades.jsonl', foreign))).rejects.toThrow(
+      'trades.jsonl:1: expected Claude Code records (with uuid, parentUuid, sessionId, leafUuid, messageId), got 2 records with none of those keys',
+    )
+    const errorsOnly = '{"type":"system","subtype":"api_error","uuid":"x1","parentUuid":null,"sessionId":"s1"}\n'
+    expect((await claudeCodeFormat.read(sourceFromString('errors.jsonl', errorsOnly))).messages).toEqual([])
+  })
+})

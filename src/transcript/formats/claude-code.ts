@@ -26,6 +26,7 @@
  *   Branches abandoned by an edit-and-resubmit stay in the transcript.
  * - `redacted_thinking` blocks have no readable text and are counted, not represented.
  */
+import { InvalidInputError } from '../../errors.js'
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role } from '../../spec/transcript.js'
 import { headRecords, readJsonl } from '../_jsonl.js'
@@ -217,9 +218,15 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
   }
 
   const records = readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: RECORD })
+  // Whether any record is Claude Code's (its own keys, or an Engram record): a JSONL log of another tool read with
+  // --format claude-code must not pass for an empty session.
+  let own = false
+  let read = 0
   for await (const { line, value } of inParentOrder(kinds.noting(records))) {
     const at: FieldLocation = { file, line }
     const record = value as Record<string, unknown>
+    read++
+    own ||= record['type'] === undefined || NATIVE_KEYS.some((key) => key in record)
     if (record['type'] === undefined) {
       yield* engramRecord(record, line, at, group, context)
       continue
@@ -246,6 +253,7 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
   }
   const last = group.flush()
   if (last) yield last
+  if (read > 0 && !own) throw new InvalidInputError(`expected Claude Code records (with ${NATIVE_KEYS.join(', ')}), got ${read} records with none of those keys`, { file, line: 1 })
   if (compactions.length > 0) context.envelope['compactions'] = compactions
 }
 
