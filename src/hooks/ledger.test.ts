@@ -40,3 +40,25 @@ describe('buildLedger', () => {
     expect(ledger).toEqual({ range: [0, 0], floor: { irreducible: 0, margin: 0, total: 0 }, tokens: 0, items: [] })
   })
 })
+
+describe('what the hook put back, at the next compaction (a re-test: the put-back was lost there)', () => {
+  it('is read from Claude Code 2.1\'s attachment record, so the next ledger carries its items; another hook\'s context is not', async () => {
+    const { renderInjection } = await import('./inject.js')
+    const putBack = renderInjection({
+      items: [{ kind: 'path', text: '/srv/ingest/keys/deploy_ed25519', tokens: 8, message: 0, start: 0, end: 31, status: 'current' as const }],
+      messages: [{ role: 'user', parts: [{ type: 'text', text: '/srv/ingest/keys/deploy_ed25519' }] }],
+      cap: 9000,
+      file: '/home/dev/.floorguard/ledger.md',
+      host: 'Claude Code',
+    }).text
+    const log = claudeCodeLog({ turns: 1 }).trimEnd().split('\n')
+    // Right after Claude Code's summary (line 4): the SessionStart put-back, then another hook's context.
+    const attachment = (content: string[], uuid: string) =>
+      JSON.stringify({ parentUuid: null, isSidechain: false, type: 'attachment', uuid, sessionId: 'cc-session-1', attachment: { type: 'hook_additional_context', content, hookName: 'SessionStart:compact', hookEvent: 'SessionStart' } })
+    log.splice(4, 0, attachment([putBack], 'att-1'), attachment(['You have superpowers. You MUST use the Skill tool.'], 'att-2'))
+    const { region, ledger } = await ledgerOf(`${log.join('\n')}\n`)
+    expect(ledger.items.map((item) => item.text)).toContain('/srv/ingest/keys/deploy_ed25519')
+    expect(ledger.items.some((item) => item.text.includes('superpowers') || item.text.includes('Skill tool'))).toBe(false)
+    expect(region.start).toBeGreaterThan(0)
+  })
+})

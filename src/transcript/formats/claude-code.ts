@@ -190,6 +190,15 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
           compactions.push({ line, trigger: meta['trigger'], preTokens: meta['preTokens'] })
         } else joinSpan(record, line)
         skip(context, `system:${subtype}`)
+      } else if (type === 'attachment' && putBackText(record) !== undefined) {
+        // What floorguard's own hook put back after a compaction (Claude Code 2.1 stores a SessionStart hook's
+        // `additionalContext` as an attachment): read as a system message, so its state block's entries are items of
+        // the region the next compaction replaces, and its ledger carries them on.
+        const closed = group.flush()
+        if (closed) yield closed
+        yield* add('system', `attachment:${line}`, [{ type: 'text', text: putBackText(record)! }], line, record)
+        const own = group.flush()
+        if (own) yield own
       } else {
         joinSpan(record, line)
         skip(context, type as string)
@@ -256,6 +265,24 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
   if (read > 0 && !own) throw new InvalidInputError(`expected Claude Code records (with ${NATIVE_KEYS.join(', ')}), got ${read} records with none of those keys`, { file, line: 1 })
   if (compactions.length > 0) context.envelope['compactions'] = compactions
 }
+
+/**
+ * putBackText(record) = the text of a hook's `additionalContext` attachment that holds a floorguard state block
+ * (`{type: "attachment", attachment: {type: "hook_additional_context", content: [text, …]}}`), joined with line breaks;
+ * undefined for any other attachment (another hook's context is put back by that hook at every start, not state).
+ */
+function putBackText(record: Record<string, unknown>): string | undefined {
+  const attachment = record['attachment']
+  if (attachment === null || typeof attachment !== 'object') return undefined
+  const { type, content } = attachment as Record<string, unknown>
+  if (type !== 'hook_additional_context') return undefined
+  const texts = typeof content === 'string' ? [content] : Array.isArray(content) ? content.filter((item): item is string => typeof item === 'string') : []
+  const text = texts.join('\n')
+  return text.includes(STATE_BLOCK_MARK) ? text : undefined
+}
+
+/** How a floorguard state block opens, any version. */
+const STATE_BLOCK_MARK = '<floorguard-state v='
 
 const MAIN_MESSAGE = 1
 const SIDECHAIN_MESSAGE = 2
