@@ -120,3 +120,14 @@ describe('aider mapping', () => {
     expect(detectAider('{"#### x  ":1}')).toBe(0)
   })
 })
+
+describe('--format aider on another file (a re-test: a SWE-agent .traj read as one aider reply, exit 0)', () => {
+  it('is refused in one line; a history of aider output alone still reads', async () => {
+    const traj = '{"trajectory": [{"action": "ls", "observation": "src tests"}], "history": []}\n'
+    await expect(aiderFormat.read(sourceFromString('run.traj', traj))).rejects.toThrow(
+      'run.traj:1: expected an aider chat history (a `# aider chat started at` header, `#### ` input lines or `> ` aider output), got none of them',
+    )
+    const output = await aiderFormat.read(sourceFromString('h.md', '> Tokens: 2.1k sent, 120 received.  \n'))
+    expect(output.messages).toHaveLength(1)
+  })
+})

@@ -22,6 +22,7 @@
  * The prefixes and the trailing two spaces are stripped from the text (inner lines of a multi-line output are kept
  * as written).
  */
+import { InvalidInputError } from '../../errors.js'
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part } from '../../spec/transcript.js'
 import { type LogReadContext, logReaders, MessageGroup } from './_log.js'
@@ -211,7 +212,12 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
     for (let index = 0; index < lines.length; index++) yield* handle(lines[index]!, index > 0)
   }
 
+  // Whether the file holds anything of aider's own: `--format aider` on another file must not read it as one reply.
+  let aiders = false
+  let written = false
   for await (const entry of context.source.lines()) {
+    aiders ||= entry.text.startsWith(SESSION_PREFIX) || isUserLine(entry.text) || isAiderLine(entry.text)
+    written ||= entry.text.trim() !== ''
     if (pending !== undefined) {
       if (closesAiderBlock(entry.text)) {
         const [first, ...rest] = pending
@@ -238,6 +244,12 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
   sealAssistantText()
   const last = group.flush()
   if (last) yield last
+  if (written && !aiders) {
+    throw new InvalidInputError('expected an aider chat history (a `# aider chat started at` header, `#### ` input lines or `> ` aider output), got none of them', {
+      file: context.source.name,
+      line: 1,
+    })
+  }
   if (sessions.length > 0) context.envelope['sessions'] = sessions
 }
 
