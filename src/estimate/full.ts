@@ -2,7 +2,7 @@ import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimat
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Role } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
-import { entryKind, GIST_SPEAKERS, parseStateBlock } from '../state-block/index.js'
+import { entryKind, gistSpeakerEnd, parseStateBlock } from '../state-block/index.js'
 import { argumentItems } from './extractors/arguments.js'
 import { sameUnits } from './extractors/_scan.js'
 import { ScanCaches, scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
@@ -227,24 +227,4 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
       return { estimator: 'full', tokenizer: tokenizer.name, irreducible, margin, total: irreducible + margin, items }
     },
   }
-}
-
-/**
- * Where the speakers that open the gist line `[start, end)` end (see GIST_SPEAKERS), or `start`: all of them, as a
- * summary of a summary writes the earlier gist's line under a speaker again (`user: user: Never …`).
- */
-function gistSpeakerEnd(text: string, start: number, end: number): number {
-  let at = start
-  for (let found = true; found; ) {
-    found = false
-    for (const speaker of GIST_SPEAKERS) {
-      const after = at + speaker.length
-      if (after + 2 <= end && text.startsWith(speaker, at) && text.charCodeAt(after) === 58 && text.charCodeAt(after + 1) === 32) {
-        at = after + 2
-        found = true
-        break
-      }
-    }
-  }
-  return at
 }

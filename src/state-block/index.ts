@@ -474,15 +474,33 @@ export const GIST_SPEAKERS = ['user', 'assistant', 'system', 'tool'] as const
 export const gistLine = (speaker: (typeof GIST_SPEAKERS)[number], sentence: string): string => `${speaker}: ${sentence}`
 
 /**
- * The text with each line's leading `speaker: ` (see {@link GIST_SPEAKERS}) removed: the gist's framing, which read
+ * gistSpeakerEnd(text, start, end) = where the speakers that open the line `text[start, end)` end (see
+ * {@link GIST_SPEAKERS}), or `start`: all of them, as a summary of a summary writes an earlier gist's line under a
+ * speaker again (`user: user: Never …`).
+ */
+export function gistSpeakerEnd(text: string, start: number, end: number): number {
+  let at = start
+  for (let found = true; found; ) {
+    found = false
+    for (const speaker of GIST_SPEAKERS) {
+      const after = at + speaker.length
+      if (after + 2 <= end && text.startsWith(speaker, at) && text.charCodeAt(after) === 58 && text.charCodeAt(after + 1) === 32) {
+        at = after + 2
+        found = true
+        break
+      }
+    }
+  }
+  return at
+}
+
+/**
+ * The text with each line's leading `speaker: ` (see {@link gistSpeakerEnd}) removed: the gist's framing, which read
  * with the sentence after it looks like a setting (`tool: 15`) the segment never had.
  */
 export function stripGistSpeakers(text: string): string {
   return text
     .split('\n')
-    .map((line) => {
-      for (const speaker of GIST_SPEAKERS) if (line.startsWith(speaker) && line.startsWith(': ', speaker.length)) return line.slice(speaker.length + 2)
-      return line
-    })
+    .map((line) => line.slice(gistSpeakerEnd(line, 0, line.length)))
     .join('\n')
 }

@@ -8,6 +8,7 @@ import { getFormat } from './registry.js'
 import { geminiCliFormat } from './formats/gemini-cli.js'
 import { sourceFromString } from './source.js'
 import { type CompactedRange, writeCompacted } from './write-compacted.js'
+import { withSummaries } from './__fixtures__/with-summaries.js'
 
 const fixture = (path: string): Buffer => readFileSync(new URL(`./formats/__fixtures__/${path}`, import.meta.url))
 type Row = Record<string, unknown>
@@ -23,21 +24,10 @@ let counter = 0
 const ids = (): string => `new-${++counter}`
 const clock = (): Date => new Date('2026-05-01T12:00:00.000Z')
 
-/** What `compact` does with the summaries, without a summarizer: each range replaced by one summary message. */
-function compacted(transcript: Transcript, summaries: readonly CompactedRange[]): Transcript {
-  const messages: Message[] = []
-  let cursor = 0
-  for (const summary of summaries) {
-    messages.push(...transcript.messages.slice(cursor, summary.range[0]), { role: 'user', parts: [{ type: 'summary', text: summary.text, source: 'floorguard' }] })
-    cursor = summary.range[1]
-  }
-  messages.push(...transcript.messages.slice(cursor))
-  return { ...transcript, messages }
-}
 
 async function compactLog(format: typeof claudeCodeFormat, input: Buffer, summaries: readonly CompactedRange[]): Promise<{ transcript: Transcript; output: Buffer }> {
   const transcript = await format.read(sourceFromString('session.jsonl', input.toString('utf8')))
-  const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries, now: clock, randomId: ids })
+  const output = writeCompacted({ input, transcript, compacted: withSummaries(transcript, summaries), summaries, now: clock, randomId: ids })
   return { transcript, output }
 }
 
@@ -215,7 +205,7 @@ describe('writeCompacted on other logs', () => {
     const input = fixture('gemini-cli/stream-json.jsonl')
     const transcript = await geminiCliFormat.read(sourceFromString('run.jsonl', input.toString('utf8')))
     const summaries = [{ range: [0, transcript.messages.length] as const, text: 'Everything so far.' }]
-    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries })
+    const output = writeCompacted({ input, transcript, compacted: withSummaries(transcript, summaries), summaries })
     const events = (text: string): string[] =>
       text.split('\n').filter((line) => {
         const type = line.trim() === '' ? undefined : (JSON.parse(line) as Row).type
@@ -236,7 +226,7 @@ describe('writeCompacted on other logs', () => {
     const transcript = await codexFormat.read(sourceFromString('rollout.jsonl', input.toString('utf8')))
     expect(transcript.messages.length).toBeGreaterThan(3)
     const summaries = [{ range: [0, transcript.messages.length] as const, text: 'Rounding: ROUND_HALF_EVEN in src/totals.py.' }]
-    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries, now: clock })
+    const output = writeCompacted({ input, transcript, compacted: withSummaries(transcript, summaries), summaries, now: clock })
     const types = rows(output.toString('utf8')).map((record) => `${String(record.type)}:${String((record.payload as Row).type ?? '')}`)
     expect(types.slice(-2)).toEqual(['compacted:', 'event_msg:context_compacted'])
     const again = await codexFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
@@ -254,7 +244,7 @@ describe('writeCompacted on other logs', () => {
       { range: [2, 4] as const, text: 'First part.' },
       { range: [4, end] as const, text: 'Second part.' },
     ]
-    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries, now: clock })
+    const output = writeCompacted({ input, transcript, compacted: withSummaries(transcript, summaries), summaries, now: clock })
     const records = rows(output.toString('utf8'))
     const compactions = records.filter((record) => record.type === 'compacted')
     expect(compactions).toHaveLength(2)
@@ -275,7 +265,7 @@ describe('writeCompacted on other logs', () => {
     const transcript = await codexFormat.read(sourceFromString('rollout.jsonl', input.toString('utf8')))
     expect(transcript.messages.length).toBe(2)
     const summaries = [{ range: [0, 1] as const, text: 'Rename FOO_LIMIT.' }]
-    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries, now: clock })
+    const output = writeCompacted({ input, transcript, compacted: withSummaries(transcript, summaries), summaries, now: clock })
     expect(output.toString('utf8')).not.toContain('context_compacted')
     const again = await codexFormat.read(sourceFromString('out.jsonl', output.toString('utf8')))
     const content = (messages: readonly Message[]) => messages.map(({ role, parts }) => ({ role, parts }))
@@ -287,7 +277,7 @@ describe('writeCompacted on other logs', () => {
     const input = fixture('codex/legacy-bare.jsonl')
     const transcript = await codexFormat.read(sourceFromString('rollout.jsonl', input.toString('utf8')))
     const summaries = [{ range: [1, 6] as const, text: 'parseAmount returns NaN on "1,250.00".' }]
-    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries, now: clock })
+    const output = writeCompacted({ input, transcript, compacted: withSummaries(transcript, summaries), summaries, now: clock })
     const lines = output.toString('utf8').split('\n')
     const original = input.toString('utf8').split('\n')
     expect(lines.slice(0, 3)).toEqual(original.slice(0, 3))
@@ -319,7 +309,7 @@ describe('writeCompacted on message-array documents', () => {
     for (let start = 0; start < count; start++) {
       for (let end = start + 1; end <= count; end++) {
         const summaries = [{ range: [start, end] as const, text: `Summary of ${start}:${end}.` }]
-        const after = compacted(transcript, summaries)
+        const after = withSummaries(transcript, summaries)
         const output = writeCompacted({ input, transcript, compacted: after, summaries })
         expect(JSON.parse(output.toString('utf8')), `${start}:${end}`).toEqual(JSON.parse(writeTranscript(after)))
         // Spliced (not rewritten by the writer) whenever the range is a run of the array's items: the writer's
@@ -341,7 +331,7 @@ describe('writeCompacted on message-array documents', () => {
     const input = Buffer.from(text, 'latin1')
     const transcript = await getFormat('openai').read(sourceFromString('chat.json', input.toString('utf8')))
     const summaries = [{ range: [3, 6] as const, text: 'Tests pass after the bump.' }]
-    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries })
+    const output = writeCompacted({ input, transcript, compacted: withSummaries(transcript, summaries), summaries })
     expect(output.includes(Buffer.from('release \xe9ngineer', 'latin1'))).toBe(true)
     expect(output.includes(Buffer.from('\uFFFD', 'utf8'))).toBe(false)
     // Everything up to the first replaced message is the input's own bytes, and so is everything after the last.
@@ -357,7 +347,7 @@ describe('writeCompacted on message-array documents', () => {
     const input = Buffer.from('{"model":"m","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"}]}')
     const transcript = await getFormat('openai').read(sourceFromString('chat.json', input.toString('utf8')))
     const summaries = [{ range: [0, 2] as const, text: 'S' }]
-    const output = writeCompacted({ input, transcript, compacted: compacted(transcript, summaries), summaries })
+    const output = writeCompacted({ input, transcript, compacted: withSummaries(transcript, summaries), summaries })
     expect(output.toString('utf8')).toBe('{"model":"m","messages":[{"role":"user","content":"S"},{"role":"user","content":"c"}]}')
   })
 })

@@ -5,7 +5,8 @@ import type { Message, Transcript } from '../../spec/transcript.js'
 import { testTranscriptFormat } from '../../test-utils/transcript-format.js'
 import { readTranscript } from '../read.js'
 import { sourceFromString } from '../source.js'
-import { type CompactedRange, writeCompacted } from '../write-compacted.js'
+import { writeCompacted } from '../write-compacted.js'
+import { withSummaries } from '../__fixtures__/with-summaries.js'
 import { CLAUDE_CODE_SUMMARY_PREFIX, claudeCodeFormat, createClaudeCodeFormat, detectClaudeCode } from './claude-code.js'
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/claude-code/${name}`, import.meta.url), 'utf8')
@@ -186,17 +187,6 @@ const rows = (text: string): Row[] =>
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Row)
 
-/** What `compact` hands the writer: each range replaced by one summary message. */
-function withSummaries(transcript: Transcript, summaries: readonly CompactedRange[]): Transcript {
-  const messages: Message[] = []
-  let cursor = 0
-  for (const summary of summaries) {
-    messages.push(...transcript.messages.slice(cursor, summary.range[0]), { role: 'user', parts: [{ type: 'summary', text: summary.text, source: 'floorguard' }] })
-    cursor = summary.range[1]
-  }
-  messages.push(...transcript.messages.slice(cursor))
-  return { ...transcript, messages }
-}
 
 /** Compacts `ranges` of a fixture (one summary text per range, `Summary of a:b.`) with fixed ids and clock. */
 async function compactFixture(name: string, ranges: ReadonlyArray<readonly [number, number]>, text = fixture(name)): Promise<{ transcript: Transcript; output: string; summaries: string[] }> {

@@ -29,6 +29,7 @@
 import { InvalidInputError } from '../../errors.js'
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role } from '../../spec/transcript.js'
+import { isRecord } from '../_json-prefix.js'
 import { headRecords, readJsonl } from '../_jsonl.js'
 import {
   blocksToText,
@@ -86,7 +87,7 @@ const NATIVE_KEYS = ['uuid', 'parentUuid', 'sessionId', 'leafUuid', 'messageId']
 export function detectClaudeCode(head: string): number {
   const records = headRecords(head, 8).filter((record) => record !== undefined)
   if (records.length > 0) {
-    if (!records.every(isObject)) return 0
+    if (!records.every(isRecord)) return 0
     if (isEngram(records[0] as Record<string, unknown>)) return 0.95
     return records.every((record) => isNative(record as Record<string, unknown>)) ? 0.95 : 0
   }
@@ -95,10 +96,6 @@ export function detectClaudeCode(head: string): number {
   if (start.startsWith('{"parentUuid":') || (start.startsWith('{') && start.includes('"sessionId":') && start.includes('"uuid":'))) return 0.8
   if (start.startsWith('{"timestamp":') && start.includes('"role":') && start.includes('"content":{"type":')) return 0.7
   return 0
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 /** A native record: a `type` string and a key only Claude Code writes (of a known type or not). */
@@ -190,18 +187,21 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
           compactions.push({ line, trigger: meta['trigger'], preTokens: meta['preTokens'] })
         } else joinSpan(record, line)
         skip(context, `system:${subtype}`)
-      } else if (type === 'attachment' && putBackText(record) !== undefined) {
+      } else {
         // What floorguard's own hook put back after a compaction (Claude Code 2.1 stores a SessionStart hook's
         // `additionalContext` as an attachment): read as a system message, so its state block's entries are items of
         // the region the next compaction replaces, and its ledger carries them on.
-        const closed = group.flush()
-        if (closed) yield closed
-        yield* add('system', `attachment:${line}`, [{ type: 'text', text: putBackText(record)! }], line, record)
-        const own = group.flush()
-        if (own) yield own
-      } else {
-        joinSpan(record, line)
-        skip(context, type as string)
+        const putBack = type === 'attachment' ? putBackText(record) : undefined
+        if (putBack !== undefined) {
+          const closed = group.flush()
+          if (closed) yield closed
+          yield* add('system', `attachment:${line}`, [{ type: 'text', text: putBack }], line, record)
+          const own = group.flush()
+          if (own) yield own
+        } else {
+          joinSpan(record, line)
+          skip(context, type as string)
+        }
       }
       return
     }
@@ -598,7 +598,7 @@ function isBoundary(record: Record<string, unknown> | undefined): boolean {
 function parseObject(line: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(line)
-    return isObject(value) ? value : undefined
+    return isRecord(value) ? value : undefined
   } catch {
     return undefined
   }

@@ -6,6 +6,7 @@ import { readTranscript } from '../read.js'
 import { scoreFormats } from '../registry.js'
 import { sourceFromString } from '../source.js'
 import { type CompactedRange, writeCompacted } from '../write-compacted.js'
+import { withSummaries } from '../__fixtures__/with-summaries.js'
 import { codexFormat, createCodexFormat, EVENT_FALLBACK_LIMIT } from './codex.js'
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/codex/${name}`, import.meta.url), 'utf8')
@@ -268,12 +269,5 @@ function compactRanges(
   now = () => new Date('2026-05-01T12:00:00.000Z'),
   onWarning?: (message: string) => void,
 ): Buffer {
-  const messages: Message[] = []
-  let cursor = 0
-  for (const summary of summaries) {
-    messages.push(...transcript.messages.slice(cursor, summary.range[0]), { role: 'user', parts: [{ type: 'summary', text: summary.text, source: 'floorguard' }] })
-    cursor = summary.range[1]
-  }
-  messages.push(...transcript.messages.slice(cursor))
-  return writeCompacted({ input: Buffer.from(input), transcript, compacted: { ...transcript, messages }, summaries, now, ...(onWarning ? { onWarning } : {}) })
+  return writeCompacted({ input: Buffer.from(input), transcript, compacted: withSummaries(transcript, summaries), summaries, now, ...(onWarning ? { onWarning } : {}) })
 }

@@ -292,9 +292,9 @@ async function read(source: Parameters<TranscriptFormatV1['read']>[0], options?:
 }
 
 /** `camel` or its snake_case form, as the document writes keys. */
-function key(style: KeyStyle, camel: keyof typeof PART_KEYS | 'mimeType' | 'systemInstruction'): string {
+function key(style: KeyStyle, camel: keyof typeof PART_KEYS | 'systemInstruction'): string {
   if (style === 'camel') return camel
-  return camel in PART_KEYS ? PART_KEYS[camel as keyof typeof PART_KEYS] : camel.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+  return camel === 'systemInstruction' ? 'system_instruction' : PART_KEYS[camel]
 }
 
 /** A native part for a part that has no (or a stale) source. */
