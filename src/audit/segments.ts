@@ -6,15 +6,10 @@
  */
 import type { Message, Part, Transcript } from '../spec/transcript.js'
 import { argumentStrings } from './_arguments.js'
-import { STATE_BLOCK_PREFIX, type SummaryPoint } from './summaries.js'
+import { openingStateBlock, type StateBlockReplaced } from '../state-block/index.js'
+import type { SummaryPoint } from './summaries.js'
 
-/** What a floorguard state block's opening line says it replaced (`range="a-b" tokens="n"`), null when it names none. */
-export interface StateBlockReplaced {
-  /** `[a, b)`: message indices of the transcript the block was written into. */
-  readonly range: readonly [number, number] | null
-  /** Tokens of those messages. */
-  readonly tokens: number | null
-}
+export { openingStateBlock, type StateBlockReplaced }
 
 /** The history a compaction kept verbatim beside its summary (a Codex `compacted` record's `replacement_history`). */
 export interface KeptHistory {
@@ -33,39 +28,6 @@ export interface ReplacedSegment {
   readonly notInFile?: StateBlockReplaced
   /** What the compaction kept verbatim beside the summary, when the log says. */
   readonly kept?: KeptHistory
-}
-
-/** Longest opening line looked at (the real one is under 80 characters). */
-const OPENING_LIMIT = 200
-
-function attribute(line: string, name: string): string | undefined {
-  const marker = ` ${name}="`
-  const at = line.indexOf(marker)
-  if (at === -1) return undefined
-  const end = line.indexOf('"', at + marker.length)
-  return end === -1 ? undefined : line.slice(at + marker.length, end)
-}
-
-const DIGITS = /^\d{1,15}$/
-
-/**
- * openingStateBlock(text) = when `text` (leading whitespace aside) opens with a floorguard state block, what its opening
- * line says it replaced (`range="a-b"` and `tokens="n"`, each null when absent or malformed); else undefined.
- */
-export function openingStateBlock(text: string): StateBlockReplaced | undefined {
-  const start = text.length - text.trimStart().length
-  if (!text.startsWith(STATE_BLOCK_PREFIX, start)) return undefined
-  const newline = text.indexOf('\n', start)
-  const line = text.slice(start, Math.min(newline === -1 ? text.length : newline, start + OPENING_LIMIT))
-  const range = attribute(line, 'range')
-  const dash = range?.indexOf('-') ?? -1
-  const from = dash > 0 ? range!.slice(0, dash) : ''
-  const to = dash > 0 ? range!.slice(dash + 1) : ''
-  const tokens = attribute(line, 'tokens')
-  return {
-    range: DIGITS.test(from) && DIGITS.test(to) && Number(from) < Number(to) ? [Number(from), Number(to)] : null,
-    tokens: tokens !== undefined && DIGITS.test(tokens) ? Number(tokens) : null,
-  }
 }
 
 /** partKey(part) = the key a kept history item of the same content has ({@link keptHistory}). */
