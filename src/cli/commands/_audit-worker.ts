@@ -20,8 +20,7 @@ import { createEstimator } from '../../estimate/index.js'
 import { FloorguardError } from '../../errors.js'
 import { createTokenizer } from '../../tokenize/index.js'
 import { readTranscript } from '../../transcript/read.js'
-import type { FormatSource } from '../../spec/format.js'
-import type { Transcript } from '../../spec/transcript.js'
+import { readKeepingCompactions } from '../_compaction-records.js'
 import { sourceFromFile } from '../source.js'
 
 /** What the command tells every worker once. */
@@ -88,39 +87,6 @@ export type AuditJobResult =
   | { readonly id: number; readonly kind: 'skip'; readonly reason: string }
   | { readonly id: number; readonly kind: 'fail'; readonly error: string; readonly internal: boolean; readonly stack?: string }
 
-/**
- * `source` with its lines watched for Codex `compacted` records that carry a `replacement_history`, kept in `records`
- * by line: the audit needs what each compaction kept, and reading every record's source would hold the whole log.
- */
-function tapCompactions(source: FormatSource, records: Map<number, unknown>): FormatSource {
-  return {
-    ...source,
-    async *lines() {
-      for await (const entry of source.lines()) {
-        if (entry.text.includes('replacement_history')) {
-          try {
-            const record: unknown = JSON.parse(entry.text)
-            if (record !== null && typeof record === 'object' && (record as Record<string, unknown>)['type'] === 'compacted') records.set(entry.line, record)
-          } catch {
-            // Not JSON: the reader reports it.
-          }
-        }
-        yield entry
-      }
-    },
-  }
-}
-
-/** The transcript with each message read from a watched `compacted` line holding that record as its `source`. */
-function withCompactionRecords(transcript: Transcript, records: ReadonlyMap<number, unknown>): Transcript {
-  if (records.size === 0) return transcript
-  const messages = transcript.messages.map((message) => {
-    const record = message.provenance?.line === undefined ? undefined : records.get(message.provenance.line)
-    return record === undefined ? message : { ...message, source: [record] }
-  })
-  return { ...transcript, messages }
-}
-
 /** Format detection's refusals all end by asking for `--format`: in a walk they mean "not a transcript". */
 function isDetectionFailure(error: unknown): error is Error {
   return FloorguardError.is(error) && error.code === 'invalid-input' && error.message.includes('pass --format')
@@ -155,12 +121,11 @@ export async function auditFile(job: AuditJob, settings: AuditWorkerSettings, to
       return { id: job.id, kind: 'audit', audit: { ...records, summaries: await withFutureUse(records.summaries, tools), bytes } }
     }
     let transcript
-    const compactions = new Map<number, unknown>()
     try {
       transcript =
         auto && isOpenCodeExportHead(source.head)
           ? readOpenCodeExport(await source.text(), job.file)
-          : withCompactionRecords(await readTranscript(tapCompactions(named, compactions), { format: settings.format, lenient: settings.lenient, keepSource: false }), compactions)
+          : await readKeepingCompactions(named, { format: settings.format, lenient: settings.lenient })
     } catch (error) {
       if (!job.explicit && auto && isDetectionFailure(error)) return { id: job.id, kind: 'skip', reason: `no transcript format detected: ${skipReason(error, job.file)} (--format NAME reads it as NAME)` }
       throw error

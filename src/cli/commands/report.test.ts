@@ -89,6 +89,32 @@ describe('floorguard report', () => {
     expect(stdout).not.toContain('items lost')
   })
 
+  it("reads what a Codex compaction kept (replacement_history), as audit does: a kept earlier summary is a sibling, not a loss", async () => {
+    const first = 'Part one: pinned numpy==1.26.4 in requirements.txt.'
+    const second = 'Part two: renamed FOO_LIMIT in src/limits.rs.'
+    const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] })
+    const records = [
+      { timestamp: 't', type: 'session_meta', payload: { id: 's', cwd: '/tmp' } },
+      { timestamp: 't', type: 'compacted', payload: { message: first, replacement_history: [user(first)] } },
+      { timestamp: 't', type: 'event_msg', payload: { type: 'context_compacted' } },
+      { timestamp: 't', type: 'compacted', payload: { message: second, replacement_history: [user(first), user(second)] } },
+      { timestamp: 't', type: 'event_msg', payload: { type: 'context_compacted' } },
+      { timestamp: 't', type: 'response_item', payload: user('Check requirements.txt again.') },
+    ]
+    writeFileSync(join(folder, 'siblings.jsonl'), records.map((record) => JSON.stringify(record)).join('\n') + '\n')
+    const { code, stdout } = await runCaptured(['report', 'siblings.jsonl', '-o', '-'], { cwd: folder })
+    expect(code).toBe(0)
+    const data = /<script[^>]*type="application\/json"[^>]*>([^<]*)<\/script>/.exec(stdout)
+    expect(data).not.toBeNull()
+    const page = JSON.parse(data![1]!) as { sessions: Array<{ compactions: Array<{ message: number; audit?: { survival: number | null } }> }> }
+    // Without the kept history the second summary's segment was message 0 (the first summary, 2 items, 0 survived).
+    expect(page.sessions[0]!.compactions).toEqual([
+      { message: 0, audit: { survival: null } },
+      { message: 1, audit: { survival: null } },
+    ])
+    expect(stdout).not.toContain('<span class="tag bad">')
+  })
+
   it('bad input and bad usage: one line, exit 2, nothing written', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['report', 'missing.json', '-o', 'x.html'], /^floorguard report: missing\.json: expected a transcript file or a directory, got ENOENT\n$/],

@@ -10,8 +10,8 @@ import type { SessionReport, SkippedFile } from '../../html-report/model.js'
 import { renderReportPage } from '../../html-report/render.js'
 import type { FloorEstimatorV1 } from '../../spec/estimator.js'
 import type { TokenizerV1 } from '../../spec/tokenizer.js'
-import { readTranscript } from '../../transcript/read.js'
 import { parseCommandArgs, parseIntegerFlag, parseRatioFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
+import { readKeepingCompactions } from '../_compaction-records.js'
 import { resolveEstimation } from '../_estimation.js'
 import { reportWarnings } from '../_load.js'
 import { resolveOutput, writeOutput } from '../_output.js'
@@ -109,7 +109,7 @@ interface SessionSettings {
 async function sessionOf(path: string | null, display: string, id: string, settings: SessionSettings, caps: { maxSessionChars: number; maxItems: number }, io: CliIo): Promise<SessionReport> {
   const source = path === null ? await sourceFromStdin(io.stdin) : await sourceFromFile(path)
   if (isAuditLogHead(source.head)) throw new FloorguardError('invalid-input', `${display}: a floorguard hooks audit log, not a transcript (floorguard audit reads it)`)
-  const transcript = await readTranscript(source, { format: settings.format, lenient: settings.lenient, keepSource: false })
+  const transcript = await readKeepingCompactions(source, { format: settings.format, lenient: settings.lenient })
   reportWarnings(transcript, 'report', io)
   const { tokenizer, estimator, slot, budget, highWaterMark } = settings
   const audit = auditTranscript(transcript, { estimator, tokenizer, file: display, slot, budget, highWaterMark })
