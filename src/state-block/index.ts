@@ -85,7 +85,8 @@ export function sectionOf(item: Pick<StateItem, 'kind' | 'key'>): StateSection {
  * How much context each line carries: `full` (speaker, message, tool and command), `short` (speaker), `grouped`
  * (minimal lines, but the items of one message that come together under a `### #N who tool: command` heading, so forty
  * settings read as the values of one written file), `minimal` (only stale items marked; short current items packed),
- * `flat` (minimal under one `## state` heading, and no `range`/`tokens` on the opening line: the tightest layout).
+ * `flat` (minimal under one `## state` heading: the tightest layout). Every layout names on its opening line what the
+ * summary replaced when that is known: a reader (`audit`) places the block by it.
  */
 export type StateDetail = 'full' | 'short' | 'grouped' | 'minimal' | 'flat'
 
@@ -230,7 +231,7 @@ export function renderStateBlock(options: RenderStateBlockOptions): string {
   const detail = options.detail ?? 'full'
   const origins = options.messages && !isTerse(detail) ? describeOrigins(options.items as unknown as readonly FloorItem[], options.messages, options.offset ?? 0) : undefined
   const heads = options.messages && detail === 'grouped' ? groupHeads(options.items as unknown as readonly FloorItem[], options.messages, options.offset ?? 0) : undefined
-  const lines = [stateBlockOpening(detail === 'flat' ? undefined : options.replaced)]
+  const lines = [stateBlockOpening(options.replaced)]
   const sections = orderStateItems(options.items)
   for (const { section, items } of detail === 'flat' ? [{ section: FLAT_SECTION, items: sections.flatMap((group) => group.items) }] : sections) {
     lines.push(`## ${section}`)

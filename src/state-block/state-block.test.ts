@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../spec/transcript.js'
 import { clipWords } from './context.js'
-import { insertIntoStateBlock, parseStateBlock, renderStateBlock, stripStateMarkup, STATE_BLOCK_CLOSE, STATE_BLOCK_OPEN, STATE_BLOCK_OPEN_V1, type StateItem } from './index.js'
+import { insertIntoStateBlock, openingStateBlock, parseStateBlock, renderStateBlock, stripStateMarkup, STATE_BLOCK_CLOSE, STATE_BLOCK_OPEN, STATE_BLOCK_OPEN_V1, type StateItem } from './index.js'
 
 const item = (kind: string, text: string, status: StateItem['status'] = 'current', key?: string): StateItem => ({ kind, text, status, ...(key === undefined ? {} : { key }) })
 
@@ -79,6 +79,16 @@ describe('state block v2', () => {
       }),
       { numRuns: 300 },
     )
+  })
+
+  it("every layout names what the summary replaced on its opening line, the tightest too (a re-test: audit could not place a flat block)", () => {
+    const items = [item('path', 'src/app.ts'), item('number', '42')]
+    for (const detail of ['full', 'short', 'grouped', 'minimal', 'flat'] as const) {
+      const block = renderStateBlock({ items, detail, replaced: { start: 3, end: 9, tokens: 5310 } })
+      expect(block.split('\n')[0]).toBe('<floorguard-state v="2" range="3-9" tokens="5310">')
+      expect(openingStateBlock(block)).toEqual({ range: [3, 9], tokens: 5310 })
+      expect(parseStateBlock(block)?.entries.map((entry) => entry.text)).toEqual(['src/app.ts', '42'])
+    }
   })
 
   it('reads a status from the line context only: item text that begins like a mark stays current', () => {
