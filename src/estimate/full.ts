@@ -4,7 +4,7 @@ import type { Message, Role } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
 import { entryKind, gistSpeakerEnd, parseStateBlock } from '../state-block/index.js'
 import { argumentItems } from './extractors/arguments.js'
-import { sameUnits } from './extractors/_scan.js'
+import { sameUnits, withoutEscapes } from './extractors/_scan.js'
 import { ScanCaches, scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
 import { trailerStart } from './extractors/_summary-framing.js'
 import { SpanSet } from './_span-set.js'
@@ -159,13 +159,25 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
     // are deduplicated in place, so only distinct texts are sliced. Most messages have a few spans: those are compared
     // with each other, without a set.
     const { text } = rendered
-    if (spans.length <= FEW_SPANS) {
+    if (spans.escaped) {
+      // A part held terminal escape sequences: an item's text is its span as printed, which spans of different units
+      // (coloured and plain) may share.
+      const printed = new Set<string>()
+      for (let index = 0; index < spans.length; index++) {
+        const span = withoutEscapes(text, spans.starts[index]!, spans.ends[index]!)
+        if (!printed.has(span)) {
+          printed.add(span)
+          pushSpan(items, text, spans, index, argumentTexts, messageIndex, span)
+        }
+      }
+    } else if (spans.length <= FEW_SPANS) {
       for (let index = 0; index < spans.length; index++) if (!repeatsEarlierSpan(text, spans, index)) pushSpan(items, text, spans, index, argumentTexts, messageIndex)
     } else {
       const distinct = new SpanSet(text, spans.length)
       for (let index = 0; index < spans.length; index++) if (distinct.add(spans.starts[index]!, spans.ends[index]!)) pushSpan(items, text, spans, index, argumentTexts, messageIndex)
     }
     spans.length = 0
+    spans.escaped = false
     if (spans.kinds.length <= KEPT_SPANS) spare = spans
     dropNamedFiles(items)
     // Spans come in order; argument items, pushed first, need a sort.
@@ -194,11 +206,11 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
     if (start < to) scanText(text, start, to, { mode, caches, into: spans })
   }
 
-  /** Appends the `index`-th span of `spans` as an item, unless an argument item has its text. */
-  function pushSpan(items: FloorItem[], text: string, spans: SpanList, index: number, argumentTexts: ReadonlySet<string>, messageIndex: number): void {
+  /** Appends the `index`-th span of `spans` as an item (its text `printed` when given), unless an argument item has its text. */
+  function pushSpan(items: FloorItem[], text: string, spans: SpanList, index: number, argumentTexts: ReadonlySet<string>, messageIndex: number, printed?: string): void {
     const start = spans.starts[index]!
     const end = spans.ends[index]!
-    const span = text.slice(start, end)
+    const span = printed ?? text.slice(start, end)
     if (argumentTexts.size > 0 && argumentTexts.has(span)) return
     items.push({ kind: spans.kindOf(index), text: span, tokens: tokenizer.count(span), message: messageIndex, start, end })
   }

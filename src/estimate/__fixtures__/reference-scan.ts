@@ -28,6 +28,13 @@ const LOG_LEVEL = /\b(?:DEBUG|INFO|WARN|WARNING)\b/
 /** An error phrase starting a word (`killed`, not `skilled`), any case. */
 const ERROR_PHRASE = new RegExp(`(?<![A-Za-z])(?:${ERROR_PHRASES.join('|')})`, 'i')
 
+/**
+ * A terminal escape sequence, by ECMA-48's forms: ESC `[` then parameter and intermediate units and perhaps a final
+ * one; ESC `]`, `P`, `X`, `^` or `_` then a string up to BEL, ST (`ESC\\`, U+009C), a line break or another ESC;
+ * ESC, intermediates and perhaps a final unit (an ESC before anything else stands alone).
+ */
+const ESCAPE_SEQUENCE = /\x1b(?:\[[\x20-\x3f]*[\x40-\x7e]?|[\]PX^_][^\x07\x1b\x9c\n]*(?:\x07|\x9c|\x1b\\)?|[\x20-\x2f]*[\x30-\x7e]?)/g
+
 /** What a line leaves the next one. */
 type LineStatus = { kind: 'none' } | { kind: 'error'; indent: number } | { kind: 'exit' }
 
@@ -66,7 +73,20 @@ function trimWord(text: string, start: number, end: number): Array<[number, numb
 
 /** The spans of `[start, end)` of `text` as `scanText` finds them, in order, with absolute offsets (see the file's doc). */
 export function referenceScan(text: string, start: number, end: number, mode: ScanMode, isError = false): RawSpan[] {
-  const region = text.slice(start, end)
+  // The part is read as printed: its terminal escape sequences removed, each printed unit keeping its raw offset, and
+  // a span covers the raw units from its first printed unit to its last.
+  const raw = text.slice(start, end)
+  const origins: number[] = []
+  let region = ''
+  let from = 0
+  for (const escape of raw.matchAll(ESCAPE_SEQUENCE)) {
+    for (let index = from; index < escape.index!; index++) origins.push(index)
+    region += raw.slice(from, escape.index!)
+    from = escape.index! + escape[0].length
+  }
+  for (let index = from; index < raw.length; index++) origins.push(index)
+  region += raw.slice(from)
+  const toRaw = (span: RawSpan): RawSpan => ({ kind: span.kind, start: start + origins[span.start]!, end: start + origins[span.end - 1]! + 1 })
   const tool = mode === 'tool'
   const quoting = !tool && mode !== 'code'
   const withCues = mode === 'instruction' || mode === 'summary'
@@ -168,9 +188,9 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
     const opening = region[firstLine.first]
     const json = opening === '{' || opening === '[' ? jsonMessage(region, firstLine.first, region.length) : undefined
     found.push(json ?? { kind: 'error', start: firstLine.from, end: capSpan(region, firstLine.from, firstLine.to, MAX_ERROR_LENGTH) })
-    return merge(found).map((span) => ({ kind: span.kind, start: span.start + start, end: span.end + start }))
+    return merge(found).map(toRaw)
   }
-  return found.map((span) => ({ kind: span.kind, start: span.start + start, end: span.end + start }))
+  return found.map(toRaw)
 }
 
 /** How far a line is indented in spaces and tabs; -1 when other whitespace follows them or nothing does. */

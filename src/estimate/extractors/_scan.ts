@@ -140,3 +140,91 @@ export class GenerationSlots {
     return ++this.generation
   }
 }
+
+/** ESC, which starts every escape sequence a terminal program prints (colours, cursor moves, hyperlinks). */
+export const ESCAPE = 0x1b
+
+/**
+ * escapeEnd(text, at, end) = where the escape sequence starting with the ESC at `at` ends (exclusive), reading no
+ * further than `end`: a control sequence (`ESC[1;31m`, `ESC[K`, `ESC[2A`: parameter and intermediate units, then a
+ * final unit if one follows), a control string (`ESC]8;;url ESC\`, OSC, DCS, SOS, PM, APC: up to and including BEL or
+ * the string terminator; before a line break or another ESC when unterminated), or a short sequence (`ESC(B`, `ESC7`:
+ * intermediates, then a final unit if one follows). An ESC before anything else is a sequence of its own. Where a
+ * sequence ends is decided by its own units and the one unit after it, so stripping a range that starts and ends on
+ * printed units gives the same units as stripping the whole text (see {@link withoutEscapes}).
+ */
+export function escapeEnd(text: string, at: number, end: number): number {
+  let index = at + 1
+  if (index === end) return index
+  const kind = text.charCodeAt(index)
+  if (kind === 91) {
+    // CSI: parameters and intermediates (0x20–0x3F), then a final unit (0x40–0x7E).
+    for (index++; index < end; index++) {
+      const code = text.charCodeAt(index)
+      if (code < 0x20 || code > 0x3f) return code >= 0x40 && code <= 0x7e ? index + 1 : index
+    }
+    return index
+  }
+  if (kind === 93 || kind === 80 || kind === 88 || kind === 94 || kind === 95) {
+    // OSC, DCS, SOS, PM, APC: a string up to BEL, ST (`ESC\` or U+009C).
+    for (index++; index < end; index++) {
+      const code = text.charCodeAt(index)
+      if (code === 7 || code === 0x9c) return index + 1
+      if (code === 10) return index
+      if (code === ESCAPE) return index + 1 < end && text.charCodeAt(index + 1) === 92 ? index + 2 : index
+    }
+    return index
+  }
+  // nF, Fp, Fe, Fs: intermediates (0x20–0x2F), then a final unit (0x30–0x7E).
+  for (; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (code < 0x20 || code > 0x2f) return code >= 0x30 && code <= 0x7e ? index + 1 : index
+  }
+  return index
+}
+
+/**
+ * withoutEscapes(text, start, end) = `[start, end)` of `text` with every escape sequence (see {@link escapeEnd})
+ * removed. Searches the range only (a search past it, once per item, would cross the rest of a message per item).
+ */
+export function withoutEscapes(text: string, start = 0, end = text.length): string {
+  const range = start === 0 && end === text.length ? text : text.slice(start, end)
+  let escape = range.indexOf('\x1b')
+  if (escape === -1) return range
+  let out = ''
+  let from = 0
+  while (escape !== -1) {
+    out += range.slice(from, escape)
+    from = escapeEnd(range, escape, range.length)
+    escape = range.indexOf('\x1b', from)
+  }
+  return out + range.slice(from)
+}
+
+/** A text with its escape sequences removed, and where each of its units stands in the original. */
+export interface PrintedText {
+  /** The printed units, in order. */
+  readonly text: string
+  /** `origins[i]`: the offset in the original text of `text[i]`. */
+  readonly origins: Int32Array
+}
+
+/** printedUnits(text, first) = `text` without its escape sequences, with each unit's origin; `first`: its first ESC. */
+export function printedUnits(text: string, first: number): PrintedText {
+  const origins = new Int32Array(text.length)
+  const pieces: string[] = []
+  let length = 0
+  let from = 0
+  let escape = first
+  for (;;) {
+    const to = escape === -1 ? text.length : escape
+    if (to > from) {
+      pieces.push(text.slice(from, to))
+      for (let index = from; index < to; index++) origins[length++] = index
+    }
+    if (escape === -1) break
+    from = escapeEnd(text, escape, text.length)
+    escape = text.indexOf('\x1b', from)
+  }
+  return { text: pieces.join(''), origins: origins.subarray(0, length) }
+}

@@ -1,6 +1,6 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { COLON, DIGIT, DOT, EQUALS, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, OTHER, PAREN, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
-import { GenerationSlots, sameUnits, trimmedEnd } from './_scan.js'
+import { GenerationSlots, printedUnits, sameUnits, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
@@ -112,6 +112,11 @@ export class ScanCaches {
 /** Spans in parallel typed arrays (kind code, start, end), in the order pushed: no object per span. */
 export class SpanList {
   length = 0
+  /**
+   * Whether a part scanned into the list held escape sequences: then a span may cover some, and its text is the span
+   * without them (`withoutEscapes`), which two spans of different units may share. Cleared by the list's user.
+   */
+  escaped = false
   kinds: Uint8Array
   starts: Int32Array
   ends: Int32Array
@@ -353,9 +358,23 @@ export interface ScanOptions {
 export function scanText(text: string, start: number, end: number, options: ScanOptions): SpanList {
   const into = options.into ?? new SpanList()
   const base = into.length
-  const scan = new PartScan(text, start, end, options.mode, options.caches, into)
+  const region = start === 0 && end === text.length ? text : text.slice(start, end)
+  // Terminal escape sequences (colours, cursor moves, hyperlinks) are not what the program said: the part is read as
+  // printed, so coloured output yields the items plain output does, and each span is mapped back to the units it
+  // covers (whose text, as items take it, is the printed text again: see `withoutEscapes`).
+  const escape = region.indexOf('\x1b')
+  const printed = escape === -1 ? undefined : printedUnits(region, escape)
+  const scan = new PartScan(printed ? printed.text : region, printed ? 0 : start, options.mode, options.caches, into)
   scan.scanLines()
   if (options.mode === 'tool' && options.isError === true) scan.keepFailingMessage(base)
+  if (printed) {
+    const { origins } = printed
+    for (let index = base; index < into.length; index++) {
+      into.starts[index] = start + origins[into.starts[index]!]!
+      into.ends[index] = start + origins[into.ends[index]! - 1]! + 1
+    }
+    into.escaped = true
+  }
   return into
 }
 
@@ -549,10 +568,10 @@ class PartScan {
   private firstLineTo = -1
   private firstLineStart = 0
 
-  constructor(text: string, start: number, end: number, mode: ScanMode, caches: ScanCaches, into: SpanList) {
-    const region = start === 0 && end === text.length ? text : text.slice(start, end)
+  /** `region`: the part's text; `offset`: where it starts in the text its spans are offsets into. */
+  constructor(region: string, offset: number, mode: ScanMode, caches: ScanCaches, into: SpanList) {
     this.region = region
-    this.offset = start
+    this.offset = offset
     this.into = into
     this.tool = mode === 'tool'
     this.quoting = !this.tool && mode !== 'code'
