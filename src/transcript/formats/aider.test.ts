@@ -131,3 +131,70 @@ describe('--format aider on another file (a re-test: a SWE-agent .traj read as o
     expect(output.messages).toHaveLength(1)
   })
 })
+
+describe('a session header between a suggested command and its answer (a re-test on a real history)', () => {
+  // aider writes a command (`confirm_ask`'s subject) before it waits and `Run shell command? … n` after the answer;
+  // `# aider chat started at` only when a process starts. A second aider on the same history file wrote its header
+  // and banner while the first still waited: the answer that follows the banner is the first process's.
+  const banner = [
+    '> /opt/aider/bin/aider  ',
+    '> Aider v0.83.1  ',
+    '> Main model: some/model with whole edit format  ',
+    '> Git repo: .git with 3 files  ',
+    '> Repo-map: using 4096 tokens, auto refresh  ',
+  ]
+  const history = (answer: string[]) =>
+    [
+      '#### fix the script  ',
+      '',
+      'Done. Run it with `./check.sh`.',
+      '',
+      '> Tokens: 7.9k sent, 3.3k received.  ',
+      '> Applied edit to check.sh  ',
+      '> TOKEN=x ./check.sh  ',
+      '',
+      '# aider chat started at 2025-09-22 14:55:00',
+      '',
+      ...banner,
+      ...answer,
+      '',
+      '#### next  ',
+      '',
+    ].join('\n')
+
+  it('keeps the banner the new session’s system text and pairs the answer with the command asked before the header', async () => {
+    const transcript = await read('h.md', history(["> Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]: n  ", '> You can use /undo to undo and discard each aider commit.  ']))
+    expect(transcript.messages.map((message) => [message.role, message.parts.map((part) => part.type), message.provenance])).toEqual([
+      ['user', ['text'], { line: 1 }],
+      ['assistant', ['text'], { line: 3 }],
+      ['system', ['text'], { line: 5, endLine: 6 }],
+      ['assistant', ['tool-call'], { line: 7 }],
+      ['system', ['text'], { line: 11, endLine: 15 }],
+      ['tool', ['tool-result'], { line: 16, endLine: 17 }],
+      ['user', ['text'], { line: 19 }],
+    ])
+    expect(transcript.messages[3]!.parts[0]).toEqual({ type: 'tool-call', id: 'aider-shell-16', name: 'shell', arguments: { command: 'TOKEN=x ./check.sh' } })
+    expect((transcript.messages[4]!.parts[0] as { text: string }).text).toBe(banner.map((line) => line.slice(2, -2)).join('\n'))
+    expect(transcript.pairs).toHaveLength(1)
+  })
+
+  it('reads a command no answer follows as the end of its session does (an aider note), and the banner as the new session’s', async () => {
+    const transcript = await read('h.md', history([]))
+    expect(transcript.messages.map((message) => [message.role, message.provenance])).toEqual([
+      ['user', { line: 1 }],
+      ['assistant', { line: 3 }],
+      ['system', { line: 5, endLine: 7 }],
+      ['system', { line: 11, endLine: 15 }],
+      ['user', { line: 17 }],
+    ])
+    expect(transcript.pairs).toHaveLength(0)
+  })
+
+  it('never takes a banner for a command: an answer that opens a session after no pending command is an aider note', async () => {
+    const lone = ['# aider chat started at 2025-09-22 14:55:00', '', ...banner, "> Run shell command? (Y)es/(N)o/(D)on't ask again [Yes]: n  ", ''].join('\n')
+    const transcript = await read('h.md', lone)
+    expect(transcript.messages.map((message) => message.role)).toEqual(['system'])
+    expect(transcript.messages[0]!.provenance).toEqual({ line: 3, endLine: 8 })
+    expect(transcript.messages.flatMap((message) => message.parts).filter((part) => part.type === 'tool-call')).toEqual([])
+  })
+})

@@ -102,6 +102,27 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
   let afterAider = false
   /** Lines of a possible multi-line aider output, from its `> ` line, until its last line tells. */
   let pending: SourceLine[] | undefined
+  /** From a session header until anything but aider output: the session's opening block is still to come. */
+  let opening = false
+  /** The aider output just before a session header, held until the new session's opening block tells what it ended with. */
+  let carried: BlockLine[] | undefined
+
+  /** Emits a run of aider output; a session's opening block gets what the previous session's last run left unanswered. */
+  function* emit(lines: readonly BlockLine[], shell = true): Generator<Message> {
+    const before = carried
+    const opens = opening
+    carried = undefined
+    opening = false
+    yield* emitBlock(lines, group, { shell, opening: opens, ...(before ? { carried: before } : {}) })
+  }
+
+  /** Something other than aider output comes first in a session: the held run is read as a session's last. */
+  function* release(): Generator<Message> {
+    const before = carried
+    carried = undefined
+    opening = false
+    if (before) yield* emitBlock(before, group)
+  }
 
   const sealAssistantText = (): void => {
     let start = 0
@@ -119,7 +140,7 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
     if (closed) yield closed
     block.push(entry)
     if (block.length >= MAX_BLOCK_LINES) {
-      yield* emitBlock(block, group, false)
+      yield* emit(block, false)
       block = []
     }
     afterAider = true
@@ -158,20 +179,25 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
       return
     }
     afterAider = false
+    const header = text.startsWith(SESSION_PREFIX)
     if (block.length > 0 && !blank) {
-      yield* emitBlock(block, group)
+      // aider writes a command before it waits for the answer, and a second aider on the same file writes its header
+      // meanwhile: the run before a header is held until the new session's opening block shows whether it answers it.
+      if (header && !opening) carried = block
+      else yield* emit(block)
       block = []
-    }
+    } else if (!blank) yield* release()
     if (blank) {
       if (group.currentKey === 'assistant' || assistantLines.length > 0) assistantLines.push(text)
       previousUser = false
       return
     }
-    if (text.startsWith(SESSION_PREFIX)) {
+    if (header) {
       sealAssistantText()
       const closed = group.flush()
       if (closed) yield closed
       sessions.push({ line, startedAt: text.slice(SESSION_PREFIX.length).trim() })
+      opening = true
       previousUser = false
       return
     }
@@ -240,7 +266,8 @@ async function* readAider(context: LogReadContext): AsyncGenerator<Message> {
     // An unclosed thinking block (a log cut mid-reply) is still reasoning.
     group.add('assistant', 'assistant', [{ type: 'reasoning', text: trimBlank(thinking.lines).join('\n') }], assistantStart, undefined)
   }
-  if (block.length > 0) yield* emitBlock(block, group)
+  if (block.length > 0) yield* emit(block)
+  else yield* release()
   sealAssistantText()
   const last = group.flush()
   if (last) yield last
@@ -261,8 +288,19 @@ function trimBlank(lines: readonly string[]): readonly string[] {
   return lines.slice(start, end)
 }
 
+/** Options of {@link emitBlock}. */
+interface EmitBlockOptions {
+  /** Look for shell-command prompts (false for a run cut at {@link MAX_BLOCK_LINES}). */
+  readonly shell?: boolean
+  /** The run opens a session: aider suggests a command only after a model reply, so its first prompt asks none of its own. */
+  readonly opening?: boolean
+  /** The previous session's last run, held at the header: its trailing command is what that first prompt answers. */
+  readonly carried?: readonly BlockLine[]
+}
+
 /** Turns one run of `>` lines into system notes, with shell-command prompts as tool call + result pairs. */
-function* emitBlock(block: readonly BlockLine[], group: MessageGroup, shell = true): Generator<Message> {
+function* emitBlock(block: readonly BlockLine[], group: MessageGroup, options: EmitBlockOptions = {}): Generator<Message> {
+  const shell = options.shell ?? true
   const prompts = shell ? block.flatMap((entry, index) => (SHELL_PROMPTS.some((prompt) => entry.text.startsWith(prompt)) ? [index] : [])) : []
   let cursor = 0
   const notes = function* (from: number, to: number): Generator<Message> {
@@ -274,10 +312,31 @@ function* emitBlock(block: readonly BlockLine[], group: MessageGroup, shell = tr
     const own = group.flush()
     if (own) yield own
   }
+  const call = function* (subject: readonly BlockLine[], prompt: BlockLine): Generator<Message> {
+    const id = `aider-shell-${prompt.line}`
+    const command = subject.map((entry) => entry.text.trim()).join('\n')
+    const part: Part = { type: 'tool-call', id, name: 'shell', arguments: { command } }
+    const closed = group.add('assistant', `shell:${id}`, [part], (subject[0] ?? prompt).line, undefined)
+    if (closed) yield closed
+    for (const entry of subject) group.add('assistant', `shell:${id}`, [], entry.line, entry.raw)
+  }
+  // The opening run's first prompt: the previous session's unanswered command, or no call at all.
+  let answers: readonly BlockLine[] | undefined
+  if (options.opening && prompts.length > 0) {
+    const carried = options.carried ?? []
+    let tail = carried.length
+    while (tail > 0 && carried.length - tail < 20 && isSubjectLine(carried[tail - 1]!.text)) tail--
+    if (tail < carried.length) answers = carried.slice(tail)
+    if (options.carried) yield* emitBlock(carried.slice(0, tail), group)
+    if (answers) yield* call(answers, block[prompts[0]!]!)
+    else prompts.shift()
+  } else if (options.carried) yield* emitBlock(options.carried, group)
   for (let order = 0; order < prompts.length; order++) {
     const promptIndex = prompts[order]!
     let subjectStart = promptIndex
-    while (subjectStart > cursor && promptIndex - subjectStart < 20 && isSubjectLine(block[subjectStart - 1]!.text)) subjectStart--
+    if (order > 0 || answers === undefined) {
+      while (subjectStart > cursor && promptIndex - subjectStart < 20 && isSubjectLine(block[subjectStart - 1]!.text)) subjectStart--
+    }
     yield* notes(cursor, subjectStart)
     const nextPrompt = prompts[order + 1]
     let resultEnd = block.length
@@ -287,18 +346,10 @@ function* emitBlock(block: readonly BlockLine[], group: MessageGroup, shell = tr
     }
     const prompt = block[promptIndex]!
     const id = `aider-shell-${prompt.line}`
-    const command = block
-      .slice(subjectStart, promptIndex)
-      .map((entry) => entry.text.trim())
-      .join('\n')
-    const call: Part = { type: 'tool-call', id, name: 'shell', arguments: { command } }
-    const first = block[subjectStart]!
-    let closed = group.add('assistant', `shell:${id}`, [call], first.line, undefined)
-    if (closed) yield closed
-    for (const entry of block.slice(subjectStart, promptIndex)) group.add('assistant', `shell:${id}`, [], entry.line, entry.raw)
+    if (order > 0 || answers === undefined) yield* call(block.slice(subjectStart, promptIndex), prompt)
     const result = block.slice(promptIndex, resultEnd)
     const part: Part = { type: 'tool-result', callId: id, name: 'shell', content: result.map((entry) => entry.text).join('\n'), isError: false }
-    closed = group.add('tool', `shell-result:${id}`, [part], prompt.line, undefined)
+    const closed = group.add('tool', `shell-result:${id}`, [part], prompt.line, undefined)
     if (closed) yield closed
     for (const entry of result) group.add('tool', `shell-result:${id}`, [], entry.line, entry.raw)
     const own = group.flush()
