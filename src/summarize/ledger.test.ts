@@ -132,6 +132,29 @@ describe('ledger gist: long user turns', () => {
     }
   })
 
+  it("puts the user's own words before what a harness wrote into their turn (a re-test: IDE and task notices crowded out the task)", async () => {
+    const said = (role: 'user' | 'assistant', text: string): Message => ({ role, parts: [{ type: 'text', text }] })
+    const notice = (index: number) => `<ide_opened_file>The user opened the file /repo/notes${index}.md in the IDE. This may or may not be related to the current task.</ide_opened_file>`
+    const answer = Array.from({ length: 30 }, (_, index) => `Step ${index} of the plugin was written and it works.`).join(' ')
+    const messages: Message[] = [
+      said('user', `${notice(1)}\nssh into slate and uninstall all cloud related services.`),
+      said('assistant', answer),
+      said('user', `Name the command /session-share:publish.\n${notice(2)}`),
+      said('assistant', answer.replaceAll('plugin', 'command')),
+      // The last user turn holds only a harness notice: the pending request is the one before it.
+      said('user', '<task-notification><summary>Background command finished with exit code 0.</summary></task-notification>'),
+    ]
+    const result = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages, items: [], slot: 70, tokenizer }))
+    if (result.kind !== 'summary') throw new Error(result.reason)
+    expect(result.text).toContain('user: ssh into slate and uninstall all cloud related services.')
+    expect(result.text).toContain('user: Name the command /session-share:publish.')
+    expect(result.text).not.toContain('user: <')
+    // With room to spare the notice may come too, under the harness's name, not the user's.
+    const roomy = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages: [said('user', `${notice(1)}\nFix the login flow. ${'Keep the session cookie. '.repeat(20)}`)], items: [], slot: 400, tokenizer }))
+    if (roomy.kind !== 'summary') throw new Error(roomy.reason)
+    expect(roomy.text).toContain('system: <ide_opened_file>The user opened the file /repo/notes1.md in the IDE.')
+  })
+
   it('says on its opening line which messages it replaced and how many tokens they had', async () => {
     const messages = conformanceMessages()
     const items = conformanceItems(messages, tokenizer)

@@ -4,6 +4,7 @@ import type { Message, Part } from '../spec/transcript.js'
 import { messageTokens } from '../transcript/render.js'
 import { gistLine, parseStateBlock, renderStateBlock, STATE_DETAILS } from '../state-block/index.js'
 import { flattenMustKeepGroups } from '../spec/summarizer.js'
+import { harnessRuns, hasOwnText } from './_harness-text.js'
 
 /** Options of {@link createLedgerSummarizer}. */
 export interface LedgerSummarizerOptions {
@@ -140,15 +141,16 @@ function collectCandidates(messages: readonly Message[], tokenizer: TokenizerV1,
   const candidates: Candidate[] = []
   const seen = new Set<string>()
   const lastAssistant = findLastIndex(messages, (message) => message.role === 'assistant')
-  const lastUser = findLastIndex(messages, (message) => message.role === 'user' && message.parts.some((part) => part.type === 'text'))
+  const lastUser = findLastIndex(messages, (message) => message.role === 'user' && message.parts.some((part) => part.type === 'text' && hasOwnText(part.text)))
   let order = 0
   messages.forEach((message, messageIndex) => {
-    for (const part of message.parts) {
-      const base = partScore(message, part)
+    for (const { part, text, harness } of scoredTexts(message)) {
+      // What a harness wrote into the user's turn (`<system-reminder>`, `<ide_opened_file>`) scores as system text.
+      const base = harness ? 1 : partScore(message, part)
       if (base === undefined) continue
-      const speaker = part.type === 'tool-result' ? 'tool' : message.role
+      const speaker = part.type === 'tool-result' ? 'tool' : harness ? 'system' : message.role
       const outcome = messageIndex === lastAssistant ? 2 : 0
-      for (const whole of splitSentences(partText(part))) {
+      for (const whole of splitSentences(text)) {
         if (whole.length < 3 || seen.has(whole)) continue
         // A long sentence of the user's is kept cut, and says so: dropping it would lose a turn without a trace.
         if (whole.length > maxSentenceLength && base < USER_SCORE) continue
@@ -189,6 +191,15 @@ function partScore(message: Message, part: Part): number | undefined {
     case 'reasoning':
     case 'tool-call':
       return undefined
+  }
+}
+
+/** A message's parts with their gist text; a user's text cut into the user's own runs and the harness's. */
+function* scoredTexts(message: Message): Generator<{ part: Part; text: string; harness: boolean }> {
+  for (const part of message.parts) {
+    const text = partText(part)
+    if (message.role !== 'user' || part.type !== 'text' || !text.includes('<')) yield { part, text, harness: false }
+    else for (const run of harnessRuns(text)) yield { part, text: run.text, harness: run.harness }
   }
 }
 
