@@ -109,7 +109,9 @@ function itemFamilies(item: unknown, isCut: IsCut): Set<MessageArrayFamily> | un
     case 'assistant':
       break
     case 'system':
-      keep(['openai', 'openai-responses', 'ai-sdk'])
+      // The AI SDK's system content is a string only; the Messages API takes a system message of text blocks
+      // inside `messages` (a real request with one was answered 200), as Chat Completions takes text parts.
+      keep(Array.isArray(item.content) ? ['openai', 'openai-responses', 'anthropic'] : ['openai', 'openai-responses', 'ai-sdk'])
       break
     case 'developer':
       keep(['openai', 'openai-responses'])
@@ -195,6 +197,8 @@ function computeScores(head: string): Record<MessageArrayFamily, number> {
       if ('system' in value) keep(['anthropic', 'ai-sdk'])
       // Options only one of them takes (`max_tokens` is not one: Chat Completions has it too).
       if (ANTHROPIC_KEYS.some((key) => key in value) || hasAnthropicTools(value)) keep(['anthropic'])
+      // A top-level `system` with `max_tokens`: Chat Completions has no `system`, the AI SDK spells it maxOutputTokens.
+      if ('system' in value && 'max_tokens' in value) keep(['anthropic'])
       if (AI_SDK_KEYS.some((key) => key in value)) keep(['ai-sdk'])
     } else if (Array.isArray(value.input) || Array.isArray(value.output) || typeof value.input === 'string') {
       items = Array.isArray(value.input) ? value.input : Array.isArray(value.output) ? value.output : []

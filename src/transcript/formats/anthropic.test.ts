@@ -82,7 +82,7 @@ describe('anthropic format', () => {
 
   it('names the field on bad input', async () => {
     await expect(read('{"messages":[{"role":7,"content":"x"}]}')).rejects.toThrow(
-      'request.json: /messages/0/role: expected role "user" or "assistant" (a system prompt goes in the top-level `system`), got number',
+      'request.json: /messages/0/role: expected role "user", "assistant" or "system", got number',
     )
     await expect(read('[{"role":"user","content":[{"type":"tool_result","content":"x"}]}]')).rejects.toThrow('request.json: /0/content/0/tool_use_id: expected a string, got undefined')
     await expect(read('[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":"yes"}]}]')).rejects.toThrow('/0/content/0/is_error: expected a boolean, got "yes"')
@@ -118,5 +118,59 @@ describe('anthropic format', () => {
       }),
     )
     expect(written).toEqual({ system: 'Be brief.', messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'boom', is_error: true }] }] })
+  })
+})
+
+describe('a system message inside `messages` (a re-test: real requests the API answered were claimed by ai-sdk or refused)', () => {
+  // A hand-made request in the shape of the re-test's cassettes: top-level `system` and `max_tokens`, and a
+  // `{"role": "system"}` message of text blocks partway through `messages`.
+  const request = {
+    max_tokens: 4096,
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'Review `def add(a, b)`.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Looks fine.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'Again.' }] },
+      { role: 'system', content: [{ type: 'text', text: 'From now on, every suggestion must include type annotations.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'def add(a: int, b: int) -> int' }] },
+    ],
+    model: 'claude-x',
+    system: 'You are a code reviewer.',
+  }
+  const withTools = {
+    max_tokens: 1024,
+    system: 'Use the tool.',
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'weather', input: { city: 'Paris' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'sunny' }] },
+      { role: 'system', content: [{ type: 'text', text: 'Answer in French from now on.' }] },
+    ],
+  }
+
+  it('is detected as anthropic, by it alone', () => {
+    for (const document of [request, withTools, { ...request, messages: request.messages.slice(3) }]) {
+      const scores = scoreFormats(JSON.stringify(document, null, 2))
+      expect(scores[0]!.name, JSON.stringify(scores)).toBe('anthropic')
+      expect(scores.filter((score) => score.score > 0.5).map((score) => score.name)).toEqual(['anthropic'])
+    }
+  })
+
+  it('reads the message as a system message in its place, without a warning, and writes it back exactly', async () => {
+    const text = JSON.stringify(request, null, 2)
+    const transcript = await read(text)
+    expect(transcript.warnings).toBeUndefined()
+    expect(transcript.messages.map((message) => [message.role, message.provenance])).toEqual([
+      ['system', { pointer: '/system' }],
+      ['user', { pointer: '/messages/0' }],
+      ['assistant', { pointer: '/messages/1' }],
+      ['user', { pointer: '/messages/2' }],
+      ['system', { pointer: '/messages/3' }],
+      ['assistant', { pointer: '/messages/4' }],
+    ])
+    expect(transcript.messages[4]!.parts).toEqual([{ type: 'text', text: 'From now on, every suggestion must include type annotations.' }])
+    expect(JSON.parse(anthropicFormat.write!(transcript))).toEqual(request)
+    // Opening the array, it is still written where it was, not folded into the top-level `system`.
+    const first = { messages: request.messages.slice(3) }
+    expect(JSON.parse(anthropicFormat.write!(await read(JSON.stringify(first))))).toEqual(first)
   })
 })

@@ -113,14 +113,15 @@ function blockParts(context: DocumentContext, content: unknown, pointer: string)
   })
 }
 
-/** Normalizes one Messages API message. A user message of tool results only reads as role `tool`. */
+/**
+ * Normalizes one Messages API message. A user message of tool results only reads as role `tool`; a `system` message
+ * inside `messages` (which the API accepts) reads as a system message where it stands.
+ */
 function normalizeRecord(context: DocumentContext, raw: unknown, pointer: string): NormalizedRecord {
   const record = expectRecord(context, raw, pointer, 'a message object')
   refuseUiMessage(context, record, pointer)
   const role = record.role
-  if (role !== 'user' && role !== 'assistant') {
-    fail(context, pointerTo(pointer, 'role'), 'role "user" or "assistant" (a system prompt goes in the top-level `system`)', role)
-  }
+  if (role !== 'user' && role !== 'assistant' && role !== 'system') fail(context, pointerTo(pointer, 'role'), 'role "user", "assistant" or "system"', role)
   const parts = blockParts(context, record.content, pointerTo(pointer, 'content'))
   const allResults = parts.length > 0 && parts.every((part) => part.type === 'tool-result')
   return { role: role === 'user' && allResults ? 'tool' : role, parts: nonEmpty(parts) }
@@ -152,8 +153,8 @@ async function read(source: Parameters<TranscriptFormatV1['read']>[0], options?:
   items.forEach((item, index) => {
     const pointer = pointerTo(base, index)
     const role = isRecord(item) ? item.role : undefined
-    if (typeof role === 'string' && role !== 'user' && role !== 'assistant') {
-      const carry = carryItem(context, item, pointer, previous, `role ${JSON.stringify(role)} is not a Messages API role (user, assistant${role === 'system' ? '; a system prompt goes in the top-level `system`' : ''})`)
+    if (typeof role === 'string' && role !== 'user' && role !== 'assistant' && role !== 'system') {
+      const carry = carryItem(context, item, pointer, previous, `role ${JSON.stringify(role)} is not a Messages API role (user, assistant, system)`)
       carried.push(carry.carried)
       warnings.push(carry.warning)
       return
@@ -188,13 +189,22 @@ function synthesize(message: Message): unknown {
   return { role: message.role === 'assistant' ? 'assistant' : 'user', content: blocks }
 }
 
+/** Whether a system message was read from a `{"role": "system"}` record of `messages` and is unchanged since. */
+function isSystemRecord(message: Message): boolean {
+  const context: DocumentContext = { file: '<write>', keepSource: false }
+  return isRecord(message.source) && message.source.role === 'system' && isUnchanged(message, (source) => normalizeRecord(context, source, ''))
+}
+
 function write(transcript: Transcript): string {
   const context: DocumentContext = { file: '<write>', keepSource: false }
   const envelope = (transcript.envelope as ArrayEnvelope | undefined) ?? { kind: 'array' }
   let index = 0
-  // Leading system messages become the top-level `system`; a system message later on is written as user text.
+  // Leading system messages become the top-level `system` (a system record read from `messages` stays there); a new
+  // system message later on is written as user text.
   const leading: Message[] = []
-  while (index < transcript.messages.length && transcript.messages[index]!.role === 'system') leading.push(transcript.messages[index++]!)
+  while (index < transcript.messages.length && transcript.messages[index]!.role === 'system' && !isSystemRecord(transcript.messages[index]!)) {
+    leading.push(transcript.messages[index++]!)
+  }
   let system: unknown
   if (leading.length === 1 && isUnchanged(leading[0]!, (source) => normalizeSystem(context, source, '/system'))) system = leading[0]!.source
   else if (leading.length > 0) {
@@ -203,7 +213,7 @@ function write(transcript: Transcript): string {
     system = texts.length === 1 ? texts[0] : texts.map((item) => ({ type: 'text', text: item }))
   }
   const items = writeWithCarried(envelope, transcript.messages.slice(index), (message) => {
-    if (message.role === 'system') return [{ role: 'user', content: [{ type: 'text', text: text(message.parts) }] }]
+    if (message.role === 'system' && !isSystemRecord(message)) return [{ role: 'user', content: [{ type: 'text', text: text(message.parts) }] }]
     return [isUnchanged(message, (source) => normalizeRecord(context, source, '')) ? message.source : synthesize(message)]
   })
   if (envelope.kind === 'array' && system === undefined) return stringifyDocument(items)
@@ -224,8 +234,10 @@ function write(transcript: Transcript): string {
  * or an `*_error` content object, sets isError; content blocks joined with '\n', `image` → `[image]`,
  * `document` → `[document: title]`, `search_result` → `[search result: title]`, web search hits → title and
  * URL). A user message whose blocks are all tool results reads as role `tool` (its source keeps `user`), so
- * planners see tool results as such. Writing returns unchanged records exactly; new messages get blocks. A message
- * of another role is kept aside as it is, reported, and written back in place (see {@link CarriedItem}).
+ * planners see tool results as such. A `{"role": "system"}` message inside `messages` (the API accepts one) reads as a
+ * system message in its place. Writing returns unchanged records exactly, in place; new messages get blocks (a new
+ * system message after the first non-system one is written as user text). A message of another role is kept aside
+ * as it is, reported, and written back in place (see {@link CarriedItem}).
  */
 export const anthropicFormat: TranscriptFormatV1 = {
   specificationVersion: 'v1',
