@@ -34,6 +34,11 @@ describe('options shared by check, plan and compact', () => {
     expect(existsSync(out)).toBe(false)
   })
 
+  it.each(commands)('%s names a --range index beyond 2^53 - 1 as typed, not as the number it rounds to', async (...argv) => {
+    await expectUsageError([...argv, '--range', '0:99999999999999999999'], /--range: expected indices of at most 9007199254740991, got "0:99999999999999999999"$/m)
+    await expectUsageError([...argv, '--range', '9007199254740993:'], /got "9007199254740993:"$/m)
+  })
+
   it.each(commands)('%s reads a negative --slot as a value and says a positive integer is expected', async (...argv) => {
     await expectUsageError([...argv, '--slot', '-5'], /--slot: expected a positive integer, got "-5"$/m)
     await expectUsageError([...argv, '--slot', '0'], /--slot: expected a positive integer, got "0"$/m)

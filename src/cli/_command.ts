@@ -176,6 +176,10 @@ export function parseRangeFlag(value: string | boolean | undefined): { start?: n
   const range: { start?: number; end?: number } = {}
   if (match[1] !== '') range.start = Number(match[1])
   if (match[2] !== '') range.end = Number(match[2])
+  // Beyond 2^53 - 1 a number no longer says what was typed (99999999999999999999 reads as 1e20).
+  if ((range.start ?? 0) > Number.MAX_SAFE_INTEGER || (range.end ?? 0) > Number.MAX_SAFE_INTEGER) {
+    throw new UsageError(`--range: expected indices of at most ${Number.MAX_SAFE_INTEGER}, got ${JSON.stringify(value)}`)
+  }
   if (range.start !== undefined && range.end !== undefined && range.end < range.start) {
     throw new UsageError(`--range: expected A <= B, got ${value}`)
   }
