@@ -116,6 +116,17 @@ describe('floorguard hooks install / uninstall claude-code', () => {
     expect(shape).toEqual({ code: 2, stdout: '', stderr: `floorguard hooks: ${file}: hooks.PreCompact: expected an array of hook groups, got an object\n` })
   })
 
+  it('refuses settings holding bytes that are not UTF-8, touching nothing (a re-test: they were written back as U+FFFD)', async () => {
+    const file = join(home, '.claude', 'settings.json')
+    const bytes = Buffer.concat([Buffer.from('{"model": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')])
+    writeSettings(file, '')
+    writeFileSync(file, bytes)
+    const result = await hooks(['install', 'claude-code', '--command', COMMAND])
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `floorguard hooks: ${file}: expected UTF-8 text, got bytes that are not UTF-8 (floorguard would rewrite them; --dry-run prints the entries to add by hand)\n` })
+    expect(readFileSync(file).equals(bytes)).toBe(true)
+    expect(readdirSync(join(home, '.claude'))).toEqual(['settings.json'])
+  })
+
   it("writes through a symbolic link to its target (dotfile managers' settings)", async () => {
     const target = join(home, 'dotfiles', 'claude-settings.json')
     writeSettings(target, '{"model": "opus"}\n')

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { randomBytes } from 'node:crypto'
 import { constants as fsConstants, existsSync, realpathSync, type Stats } from 'node:fs'
 import { access, copyFile, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises'
@@ -91,11 +92,17 @@ async function readSettings(file: string): Promise<{ text: string | undefined; i
     throw new UsageError(`cannot read ${file}: ${describeSystemError(error)}`)
   }
   if (!info.isFile()) throw new UsageError(`cannot use ${file}: not a regular file`)
+  let bytes: Buffer
   try {
-    return { text: await readFile(file, 'utf8'), info }
+    bytes = await readFile(file)
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${describeSystemError(error)}`)
   }
+  // Decoded, bytes that are not UTF-8 would become U+FFFD and be written back so: the user's value would be lost.
+  if (!isUtf8(bytes)) {
+    throw new FloorguardError('invalid-input', `${file}: expected UTF-8 text, got bytes that are not UTF-8 (floorguard would rewrite them; --dry-run prints the entries to add by hand)`)
+  }
+  return { text: bytes.toString('utf8'), info }
 }
 
 function parseSettings(text: string | undefined, file: string): unknown {
