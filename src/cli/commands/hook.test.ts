@@ -275,6 +275,15 @@ describe('a hook never harms its host', () => {
     expect(faults()).toHaveLength(1)
   })
 
+  it('a last record longer than --max-bytes: the fault says so (a re-test: it said "empty input")', async () => {
+    const huge = JSON.stringify({ type: 'user', uuid: 'u-huge', parentUuid: null, message: { role: 'user', content: 'x'.repeat(4096) } })
+    const log = write('tail.jsonl', `${claudeCodeLog()}${huge}\n`)
+    const result = await hook(['claude-code', 'PreCompact', '--sync', '--max-bytes', '2048'], claudeCode.PreCompact(log))
+    expect(result).toMatchObject({ code: 0, stdout: '' })
+    expect(result.stderr).toBe(`floorguard hook: ${log}: expected a whole record in the last 2048 bytes, got part of one longer record (raise --max-bytes)\n`)
+    expect(faults()).toHaveLength(1)
+  })
+
   it('after-hooks without a ledger say so instead of failing', async () => {
     const log = write('s.jsonl', claudeCodeLog())
     const start = await hook(['claude-code', 'SessionStart'], claudeCode.SessionStart(log))

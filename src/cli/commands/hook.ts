@@ -178,6 +178,11 @@ async function readMessages(host: HookHostV1, job: LedgerJob): Promise<{ message
   const from = Math.max(0, job.bytes - job.options.maxBytes)
   const [{ fromLineBoundary }, { readGeminiSession }] = await Promise.all([import('../../hooks/region.js'), import('../../hooks/gemini-session.js')])
   const text = fromLineBoundary(await readRange(job.transcript, from, job.bytes), from > 0)
+  if (from > 0 && text.trim() === '') {
+    // The tail holds no whole record: the last one is longer than what may be read (a huge tool result).
+    const { InvalidInputError } = await import('../../errors.js')
+    throw new InvalidInputError(`expected a whole record in the last ${job.options.maxBytes} bytes, got part of one longer record (raise --max-bytes)`, { file: job.transcript })
+  }
   if (host.transcriptFormat === 'gemini-session') {
     const session = readGeminiSession(text)
     // A file with text but no message is no session (binary, cut, another format): a fault, not an empty ledger.
