@@ -77,7 +77,7 @@ describe('error lines that report no error', () => {
   it('takes no error from binary data shown as text, and still takes a coloured one', () => {
     const elf = '\u007fELF\u0002\u0001\u0001\u0000\u0000\u0000\u0000 Error \u0000\u0003\u0000>\u0000\u0001\u0000\u0000\u0000\u0010\nGCC: (GNU) 13.2 \u0000\u0000 failed\u0000panic\uFFFD'
     expect(errors(toolResult(elf))).toEqual([])
-    expect(errors(toolResult('Error: \u001b[1mcould not compile `app`\u001b[0m\r\nwarning: unused import'))).toEqual(['Error: \u001b[1mcould not compile `app`\u001b[0m'])
+    expect(errors(toolResult('Error: \u001b[1mcould not compile `app`\u001b[0m\r\nwarning: unused import'))).toEqual(['Error: could not compile `app`'])
   })
 })
 
