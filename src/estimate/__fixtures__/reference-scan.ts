@@ -12,9 +12,9 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { wordFlags } from '../extractors/_flags.js'
 import { ERROR_PHRASES } from '../extractors/_phrases.js'
-import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, jsonMessage, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
+import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, isBinary, jsonMessage, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
 import type { ScanMode } from '../extractors/scan-text.js'
-import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
+import { classifyWord, digitHashes, flagPhrases, numericPhrases, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
 
 /** Whitespace as the scan reads it: ASCII's, and the Unicode spaces it treats alike. */
 const WHITESPACE = /[ \t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/
@@ -34,6 +34,9 @@ const ERROR_PHRASE = new RegExp(`(?<![A-Za-z])(?:${ERROR_PHRASES.join('|')})`, '
  * ESC, intermediates and perhaps a final unit (an ESC before anything else stands alone).
  */
 const ESCAPE_SEQUENCE = /\x1b(?:\[[\x20-\x3f]*[\x40-\x7e]?|[\]PX^_][^\x07\x1b\x9c\n]*(?:\x07|\x9c|\x1b\\)?|[\x20-\x2f]*[\x30-\x7e]?)/g
+
+/** A line that lists a commit: graph art (at most 63 units), then 7 to 12 lower-case hex units and a space. */
+const LISTED = /^([ \t*|/\\_]{0,63})([0-9a-f]{7,12}) /
 
 /** What a line leaves the next one. */
 type LineStatus = { kind: 'none' } | { kind: 'error'; indent: number } | { kind: 'exit' }
@@ -99,7 +102,11 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
   // The line before: nothing, an error line with its indentation, or an `Exit code N` line.
   let previous: LineStatus = { kind: 'none' }
   let lineStart = 0
-  for (const rawLine of region.split('\n')) {
+  const lines = region.split('\n')
+  // The last line that listed a commit by digits alone at its head, and the hash's length.
+  let hashLine = -1
+  let hashLength = 0
+  for (const [lineIndex, rawLine] of lines.entries()) {
     const lineEnd = lineStart + (rawLine.endsWith('\r') ? rawLine.length - 1 : rawLine.length)
     const words: ReferenceWord[] = []
     let dash = false
@@ -176,6 +183,33 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
           for (let at = 0; at < options; at++) spans.push({ kind: phrases[3 * at + 2] ? 'number' : 'identifier', start: starts[phrases[3 * at]!]!, end: ends[phrases[3 * at + 1]!]! })
         }
       }
+      // Short commit hashes of digits only: by git's words around them, or at the head of a line listing commits next
+      // to a line listing one of the same length (with a letter, or by this rule on the line before).
+      const hashWords: number[] = []
+      const hashCount = digitHashes(region, starts, ends, flags, words.length, lineStart, lineEnd, hashWords)
+      const line = region.slice(lineStart, lineEnd)
+      const head = LISTED.exec(line)
+      let listed = false
+      for (const word of hashWords.slice(0, hashCount)) {
+        spans.push({ kind: 'hash', start: starts[word]!, end: ends[word]! })
+        if (head && starts[word] === lineStart + head[1]!.length) listed = true
+      }
+      // Digits only, and a subject after the hash.
+      if (head && /^\d+$/.test(head[2]!) && head[0].length < line.length && !WHITESPACE.test(line[head[0].length]!)) {
+        const length = head[2]!.length
+        const lists = (other: string | undefined) => {
+          const match = other === undefined ? null : LISTED.exec(other)
+          return match !== null && match[2]!.length === length && /[a-f]/.test(match[2]!)
+        }
+        if (!listed) {
+          listed = (lineIndex > 0 && hashLine === lineIndex - 1 && hashLength === length) || lists(lines[lineIndex - 1]) || lists(lines[lineIndex + 1])
+          if (listed) spans.push({ kind: 'hash', start: lineStart + head[1]!.length, end: lineStart + head[1]!.length + length })
+        }
+        if (listed) {
+          hashLine = lineIndex
+          hashLength = length
+        }
+      }
       for (const constraint of constraints) spans.push({ kind: 'constraint', start: constraint.start, end: constraint.end })
       const clauses = tool || mode === 'code' ? [] : exampleClauses(region.slice(lineStart, lineEnd))
       const kept = spans.filter((span) => span.kind === 'error' || span.kind === 'constraint' || !clauses.some(([from, to]) => from <= span.start - lineStart && span.start - lineStart < to))
@@ -184,7 +218,7 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
     previous = status
     lineStart += rawLine.length + 1
   }
-  if (tool && isError && !sawError && firstLine && searchMatchPrefix(region, firstLine.from, firstLine.to) === -1) {
+  if (tool && isError && !sawError && firstLine && searchMatchPrefix(region, firstLine.from, firstLine.to) === -1 && !isBinary(region, firstLine.from, firstLine.to)) {
     const opening = region[firstLine.first]
     const json = opening === '{' || opening === '[' ? jsonMessage(region, firstLine.first, region.length) : undefined
     found.push(json ?? { kind: 'error', start: firstLine.from, end: capSpan(region, firstLine.from, firstLine.to, MAX_ERROR_LENGTH) })

@@ -51,6 +51,8 @@ const PIECES = [
   '123e4567-e89b-12d3-a456-426614174000', 'fooBar', 'snake_case_name', 'main()', 'f(x).', '(see f(x))', 'os.path.join', 'dtype="float32"',
   'such as', 'e.g.', 'for example', 'for instance', 'buggy-input.png', "'quoted'", '"a b"', '`grep`', '`pip install x`', '/^a+$/', 'r"^x\\d+$"',
   '</task-notification>', 'é', '中文', '😀', '\u00a0', '\u2003', '\u212a', 'İ', "it's", '...', '#1234', 'x'.repeat(20),
+  // Git's commits (digits-only short hashes by their context and neighbours) and terminal escape sequences.
+  '4219184', '4219184 ', '9fceb02 ', '* ', 'commit ', 'HEAD is now at ', 'Merge: ', '[main ', '\x1b[31m', '\x1b[0m', '\x1b[1;31merror\x1b[0m:', '\x1b]8;;https://a.io/b\x07', '\x1b',
 ]
 
 /** Lines, some of them repeated (the scan skips a repeat of twelve units or more). */

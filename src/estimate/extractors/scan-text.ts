@@ -5,7 +5,7 @@ import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
 import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, jsonMessage, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
-import { classifyWord, flagPhrases, numericPhrases, productBefore, standsAlone, urlEnd } from './words.js'
+import { classifyWord, digitHashes, flagPhrases, hexWordAt, lineHead, mayBeDigitHash, numericPhrases, productBefore, standsAlone, urlEnd } from './words.js'
 
 /**
  * How a part's text is scanned: `instruction` (user, system) for everything including constraint sentences and pasted
@@ -32,6 +32,7 @@ const VERSION = kindCode('version')
 const IDENTIFIER = kindCode('identifier')
 const PATH = kindCode('path')
 const URL_KIND = kindCode('url')
+const HASH = kindCode('hash')
 /** Units that make an identifier hold a value: `=`, a digit or a quote (`dtype="float32"`, `probs.max(dim=-1)`). */
 const VALUE_UNITS = EQUALS | DIGIT | QUOTE
 const NO_SPANS: readonly RawSpan[] = []
@@ -402,6 +403,8 @@ class LineWords {
   lint = false
   /** Whether a word starts with `-` (a flag, perhaps with a value after it). */
   dash = false
+  /** Whether a word is 7 to 12 digits (perhaps a short commit hash: see `digitHashes`). */
+  digits = false
 }
 
 /** Unit classes of lower-case letters. */
@@ -425,6 +428,7 @@ function readLineWords(region: string, index: number, words: LineWords, tool: bo
   let quoteCount = 0
   let lint = false
   let dash = false
+  let digits = false
   let unitClass = 0
   for (;;) {
     for (; index < length; index++) {
@@ -493,6 +497,7 @@ function readLineWords(region: string, index: number, words: LineWords, tool: bo
     ends[count] = right
     flags[count] = wordFlagsValue
     lineFlags |= wordFlagsValue
+    if (mayBeDigitHash(wordFlagsValue, right - left)) digits = true
     // One-unit words never classify.
     if (right - left >= 2 && !isUnclassifiable(wordFlagsValue, region.charCodeAt(left)) && (!tool || mayBeToolIdentifier(wordFlagsValue, right - left))) candidates[candidateCount++] = count
     count++
@@ -504,6 +509,7 @@ function readLineWords(region: string, index: number, words: LineWords, tool: bo
   words.quoteCount = quoteCount
   words.lint = lint
   words.dash = dash
+  words.digits = digits
   return index
 }
 
@@ -567,6 +573,11 @@ class PartScan {
   private firstLineFrom = -1
   private firstLineTo = -1
   private firstLineStart = 0
+  /** Where the line before the current one starts (-1 on the first line). */
+  private previousLineStart = -1
+  /** The last line that listed a commit by digits alone at its head, and that hash's length. */
+  private hashLine = -1
+  private hashLength = 0
 
   /** `region`: the part's text; `offset`: where it starts in the text its spans are offsets into. */
   constructor(region: string, offset: number, mode: ScanMode, caches: ScanCaches, into: SpanList) {
@@ -603,10 +614,12 @@ class PartScan {
         // A line after an error line may be its detail: scanned, as its first occurrence may not have followed one.
         // A repeat of a line that was a detail is scanned too: there the line was the error whole, here it is read
         // for its own items (`raise ValueError("bad shape")` then stands alone).
-        if (this.previous === NO_ERROR && !includesSorted(this.detailStarts, original)) {
+        // A line that may list a commit by digits alone is read too: whether it does depends on its neighbours.
+        if (this.previous === NO_ERROR && !includesSorted(this.detailStarts, original) && !mayListCommit(region, lineStart, repeatEnd)) {
           this.previous = this.errorStarts.length > 0 ? statusOf(this.errorStarts, this.errorStatuses, original) : NO_ERROR
           index = repeatEnd
           if (index === length) break
+          this.previousLineStart = lineStart
           lineStart = ++index
           continue
         }
@@ -616,6 +629,7 @@ class PartScan {
       if (lineEnd > lineStart && region.charCodeAt(lineEnd - 1) === 13) lineEnd--
       this.previous = words.count > 0 ? this.scanLine(lineStart, lineEnd) : NO_ERROR
       if (index === length) break
+      this.previousLineStart = lineStart
       lineStart = ++index
     }
   }
@@ -635,6 +649,7 @@ class PartScan {
     if (words.candidateCount > 0) this.classifyCandidates(containers, constraints)
     if (!this.tool && words.lineFlags & DIGIT) this.numericPhrases()
     if (!this.tool && words.dash) this.flagPhrases()
+    if (words.digits) this.digitHashes(lineStart, lineEnd)
     for (const constraint of constraints) spans.push(CONSTRAINT, constraint.start, constraint.end)
     this.dropExamples(lineStart, lineEnd)
     if (spans.count > 0) spans.flush(this.into, this.offset)
@@ -783,6 +798,43 @@ class PartScan {
     for (let phrase = 0; phrase < found; phrase++) this.spans.push(phrases[3 * phrase + 2] ? NUMBER : IDENTIFIER, words.starts[phrases[3 * phrase]!]!, words.ends[phrases[3 * phrase + 1]!]!)
   }
 
+  /**
+   * Pushes the line's short commit hashes of digits only: where git's words around them say so (see `digitHashes`), or
+   * at the head of a line listing commits (`git log --oneline`: `4219184 fix typo`) next to a line that lists one of the
+   * same length, with a letter (`9fceb02 add retries`) or by the same rule.
+   */
+  private digitHashes(lineStart: number, lineEnd: number): void {
+    const { words, region, phrases, spans } = this
+    const { starts, ends } = words
+    const head = lineHead(region, lineStart, lineEnd)
+    const found = digitHashes(region, starts, ends, words.flags, words.count, lineStart, lineEnd, phrases)
+    let listed = false
+    for (let at = 0; at < found; at++) {
+      const word = phrases[at]!
+      spans.push(HASH, starts[word]!, ends[word]!)
+      if (starts[word] === head) listed = true
+    }
+    const length = head === -1 ? 0 : hexWordAt(region, head, lineEnd)
+    // Digits only (no letter flag), and a subject after the hash.
+    if (length === 0 || length >= 16 || head + length + 1 >= lineEnd || UNIT_CLASS[region.charCodeAt(head + length + 1)]! & SPACE) return
+    if (!listed) {
+      const previous = this.previousLineStart
+      let next = lineEnd
+      if (region.charCodeAt(next) === 13) next++
+      next++
+      const neighbour = (start: number) => {
+        const at = lineHead(region, start, region.length)
+        return at !== -1 && hexWordAt(region, at, region.length) === length + 16
+      }
+      listed = (previous !== -1 && ((this.hashLine === previous && this.hashLength === length) || neighbour(previous))) || (next < region.length && neighbour(next))
+      if (listed) spans.push(HASH, head, head + length)
+    }
+    if (listed) {
+      this.hashLine = lineStart
+      this.hashLength = length
+    }
+  }
+
   /** Drops the line's spans that stand in an example clause, when an example cue is on the line (see `LineSpans.dropExamples`). */
   private dropExamples(lineStart: number, lineEnd: number): void {
     const exampleCues = this.exampleCues
@@ -808,6 +860,14 @@ class PartScan {
     into.length = base
     for (const span of mergeSpans(found)) into.push(kindCode(span.kind), span.start, span.end)
   }
+}
+
+/** Whether the line `[lineStart, lineEnd)` starts (past graph art) with a word of 7 to 12 digits and a space. */
+function mayListCommit(text: string, lineStart: number, lineEnd: number): boolean {
+  const head = lineHead(text, lineStart, lineEnd)
+  if (head === -1) return false
+  const length = hexWordAt(text, head, lineEnd)
+  return length > 0 && length < 16
 }
 
 /** The status of the line starting at `start` among `starts` (in order) with `statuses`, or NO_ERROR: a binary search. */

@@ -744,3 +744,89 @@ export function flagPhrases(text: string, starts: readonly number[], ends: reado
   }
   return phrases
 }
+
+/** Git's short commit hashes run from 7 units (its default) to 12 (`core.abbrev` on the largest repositories). */
+const SHORT_HASH_MIN = 7
+const SHORT_HASH_MAX = 12
+/** Graph art (`* `, `| * `, `|/ `) passed before a line's first word, at most this many units of it. */
+const MAX_GRAPH = 64
+
+/** Whether a word of these flags and length may be a short commit hash of digits only (`4219184`). */
+export function mayBeDigitHash(flags: number, length: number): boolean {
+  return flags === DIGIT && length >= SHORT_HASH_MIN && length <= SHORT_HASH_MAX
+}
+
+/**
+ * lineHead(text, [lineStart, lineEnd)) = where the line's first word starts once spaces and `git log --graph`'s art
+ * (`*`, `|`, `/`, `\`, `_`) are passed, or -1 when more than {@link MAX_GRAPH} units of them lead it or nothing follows.
+ */
+export function lineHead(text: string, lineStart: number, lineEnd: number): number {
+  const limit = Math.min(lineEnd, lineStart + MAX_GRAPH)
+  for (let index = lineStart; index < limit; index++) {
+    const code = text.charCodeAt(index)
+    if (code !== 32 && code !== 9 && code !== 42 && code !== 124 && code !== 47 && code !== 92 && code !== 95) return index
+  }
+  return -1
+}
+
+/**
+ * hexWordAt(text, at, end) = for a word at `at` of 7 to 12 lower-case hex units followed by a space (a listed commit:
+ * `9fceb02 fix typo`): its length, plus 16 when it holds a letter; else 0. Reads at most 13 units.
+ */
+export function hexWordAt(text: string, at: number, end: number): number {
+  let letters = 0
+  let index = at
+  for (; index < end && index - at <= SHORT_HASH_MAX; index++) {
+    const code = text.charCodeAt(index)
+    if (code >= 97 && code <= 102) letters = 16
+    else if (code < 48 || code > 57) break
+  }
+  const length = index - at
+  return length >= SHORT_HASH_MIN && length <= SHORT_HASH_MAX && text.charCodeAt(index) === 32 ? length + letters : 0
+}
+
+/** Words before a listed commit in an interactive rebase's todo (`pick 4219184 fix typo`). */
+const REBASE_VERBS = new Set(['pick', 'reword', 'edit', 'squash', 'fixup', 'drop'])
+
+/**
+ * digitHashes(text, words of a line) = how many of the line's words are short commit hashes of digits only, written
+ * to `into` as word indices: a hash with a letter (`9fceb02`) is one by its shape, but a hash of digits (`4219184`,
+ * about 4% of 7-unit ones) only where git prints a commit, read from the words before and after it:
+ * - after `commit` (`commit 4219184`, `cherry picked from commit …`, `This reverts commit …`), `could not apply`,
+ *   `HEAD is now at`, `Previous HEAD position was`, `Stopped at`, on a `Merge:` line, after `on <branch>:` (a stash);
+ * - the last word of a leading `[branch …]` (`[main 4219184] fix`, `[main (root-commit) 4219184]`);
+ * - after a rebase todo's verb (`pick 4219184 fix`);
+ * - a line's first word (past graph art) followed by a decoration or reflog selector (`4219184 (HEAD -> main)`,
+ *   `4219184 (tag: v1.2)`, `4219184 HEAD@{0}: commit: …`).
+ * A `git log --oneline` line with neither is read against its neighbours by the caller. Words are the first `count`
+ * entries of parallel `starts`/`ends`/`flags`; only the few words around a candidate are compared.
+ */
+export function digitHashes(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], count: number, lineStart: number, lineEnd: number, into: number[]): number {
+  let found = 0
+  const is = (index: number, word: string) => index >= 0 && ends[index]! - starts[index]! === word.length && text.startsWith(word, starts[index]!)
+  for (let word = 0; word < count; word++) {
+    const start = starts[word]!
+    const end = ends[word]!
+    if (!mayBeDigitHash(flags[word]!, end - start)) continue
+    const after = text.charCodeAt(end)
+    let commit =
+      is(word - 1, 'commit') ||
+      is(word - 1, 'Commit') ||
+      (is(word - 1, 'apply') && is(word - 2, 'not')) ||
+      (is(word - 1, 'at') && (is(word - 4, 'HEAD') || (word === 2 && is(0, 'Stopped')))) ||
+      (is(word - 1, 'was') && is(word - 3, 'HEAD')) ||
+      (word >= 1 && is(0, 'Merge') && text.charCodeAt(ends[0]!) === 58) ||
+      (word >= 2 && text.charCodeAt(ends[word - 1]!) === 58 && (is(word - 2, 'on') || is(word - 2, 'On'))) ||
+      (word === 1 && REBASE_VERBS.has(text.slice(starts[0]!, ends[0]!)) && starts[0] === lineHead(text, lineStart, lineEnd))
+    // `[main 4219184] fix`: the bracket opens the line and closes right after the hash.
+    if (!commit && after === 93 && word >= 1 && word <= 2 && starts[0]! > lineStart && text.charCodeAt(starts[0]! - 1) === 91 && lineHead(text, lineStart, lineEnd) === starts[0]! - 1) {
+      commit = true
+      for (let inner = 0; inner < word && commit; inner++) commit = text.charCodeAt(ends[inner]!) !== 93
+    }
+    if (!commit && after === 32 && start === lineHead(text, lineStart, lineEnd)) {
+      commit = text.startsWith('(HEAD', end + 1) || text.startsWith('(tag: ', end + 1) || text.startsWith('HEAD@{', end + 1)
+    }
+    if (commit) into[found++] = word
+  }
+  return found
+}
