@@ -83,3 +83,17 @@ describe('gemini-cli mapping', () => {
     expect(extended.messages.at(-1)!.parts[0]).toMatchObject({ type: 'summary', source: 'gemini-cli' })
   })
 })
+
+describe('--format gemini-cli on another tool’s JSONL (a re-test: a Claude Code log read as 0 messages, exit 0)', () => {
+  it('is refused in one line naming what the file looks like; a file of stream-json events still reads', async () => {
+    const claudeCode = [
+      JSON.stringify({ parentUuid: null, sessionId: 's', type: 'user', message: { role: 'user', content: 'hi' }, uuid: 'u1' }),
+      JSON.stringify({ parentUuid: 'u1', sessionId: 's', type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }, uuid: 'u2' }),
+    ].join('\n')
+    await expect(read('s1.jsonl', claudeCode)).rejects.toThrow(
+      's1.jsonl:1: expected Gemini CLI stream-json events (type init, message, tool_use, tool_result, error or result), got none in 2 records (the file looks like a Claude Code session log?)',
+    )
+    const own = await read('own.jsonl', `${JSON.stringify({ type: 'init', session_id: 'x', model: 'm' })}\n${JSON.stringify({ type: 'unknown-event' })}\n`)
+    expect(own.messages).toEqual([])
+  })
+})

@@ -12,8 +12,10 @@
  * - A user message holding a `<state_snapshot>` block (Gemini CLI's compression summary) becomes a `summary`
  *   part with source `gemini-cli`.
  * - `init` (session id, model), `result` (status, stats) and `error` events are not messages: they are kept in
- *   `envelope.sessions`, `envelope.results` and `envelope.errors`, and counted in `envelope.skipped`.
+ *   `envelope.sessions`, `envelope.results` and `envelope.errors`, and counted in `envelope.skipped`; records of
+ *   other types are counted there too, but a file with no stream-json event at all is refused (another tool's JSONL).
  */
+import { InvalidInputError } from '../../errors.js'
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part } from '../../spec/transcript.js'
 import { headRecords, readJsonl } from '../_jsonl.js'
@@ -29,6 +31,7 @@ import {
   skip,
   stringField,
 } from './_log.js'
+import { foreignHint } from './_foreign.js'
 
 const EVENT_TYPES = new Set(['init', 'message', 'tool_use', 'tool_result', 'error', 'result'])
 const SNAPSHOT_OPEN = '<state_snapshot>'
@@ -80,10 +83,16 @@ async function* readGeminiCli(context: LogReadContext): AsyncGenerator<Message> 
   const errors: unknown[] = []
   // Bumped at every boundary after which the model starts a new assistant message.
   let turn = 0
+  // Whether any record is a stream-json event: another tool's JSONL must not pass for an empty run.
+  let own = false
+  let read = 0
+  let first: unknown
   for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: { expected: 'a stream-json event object' } })) {
     const at: FieldLocation = { file, line }
     const event = expectObject(value, at, '/', 'a stream-json event object')
     const type = stringField(event, 'type', at, '')
+    if (read++ === 0) first = event
+    own ||= EVENT_TYPES.has(type)
     let closed: Message | undefined
     switch (type) {
       case 'message': {
@@ -151,6 +160,12 @@ async function* readGeminiCli(context: LogReadContext): AsyncGenerator<Message> 
   }
   const last = group.flush()
   if (last) yield last
+  if (read > 0 && !own) {
+    throw new InvalidInputError(
+      `expected Gemini CLI stream-json events (type init, message, tool_use, tool_result, error or result), got none in ${read} record${read === 1 ? '' : 's'}${foreignHint(first)}`,
+      { file, line: 1 },
+    )
+  }
   if (sessions.length > 0) context.envelope['sessions'] = sessions
   if (results.length > 0) context.envelope['results'] = results
   if (errors.length > 0) context.envelope['errors'] = errors

@@ -146,3 +146,36 @@ describe('gemini-session format', () => {
     expect(shape((await read(text)).messages)).toEqual(['user:text', 'assistant:text'])
   })
 })
+
+describe('--format gemini-session on another tool’s JSONL (a re-test: a Claude Code log read as 132 empty messages, one warning per record)', () => {
+  // Hand-made records in the shape of a Claude Code log: `type` user/assistant, the text under `message`.
+  const claudeCode = [
+    line({ parentUuid: null, sessionId: 's', type: 'user', message: { role: 'user', content: 'load claude.md' }, uuid: 'u1' }),
+    line({ type: 'summary', summary: 'Loading failure', leafUuid: 'u1' }),
+    line({ parentUuid: 'u1', sessionId: 's', type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }, uuid: 'u2' }),
+  ].join('\n')
+
+  it('is refused in one line, strict or lenient, naming what the file looks like', async () => {
+    const expected = 'session.jsonl:1: expected Gemini CLI session records (session metadata, or messages typed user, gemini, info, error or warning with their `content`), got none in 3 records (the file looks like a Claude Code session log?)'
+    await expect(read(claudeCode)).rejects.toThrow(expected)
+    await expect(read(claudeCode, true)).rejects.toThrow(expected)
+  })
+
+  it('never reads a `user` record without `content` as an empty message: an error, or skipped with a warning under --lenient', async () => {
+    const text = [META, line({ id: 'a', type: 'user', content: 'hi' }), line({ id: 'b', type: 'user', message: { content: 'elsewhere' } }), line({ id: 'c', type: 'gemini', content: 'hello' })].join('\n')
+    await expect(read(text)).rejects.toThrow('session.jsonl:3: expected a Gemini CLI user record with `content`; --lenient skips such lines and reports them')
+    const lenient = await read(text, true)
+    expect(content(lenient.messages)).toEqual([
+      { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+      { role: 'assistant', parts: [{ type: 'text', text: 'hello' }] },
+    ])
+    expect(lenient.warnings).toEqual(['session.jsonl:3: skipped a user record without `content`'])
+  })
+
+  it('summarizes warnings of one kind: the first three with their lines, then how many more', async () => {
+    const odd = Array.from({ length: 10 }, (_, index) => line({ id: `p${index}`, type: 'plan', content: 'x' }))
+    const transcript = await read([META, line({ id: 'a', type: 'user', content: 'hi' }), ...odd].join('\n'))
+    const kind = 'skipped a record of a type that is neither a message (user, gemini) nor a notice (info, error, warning)'
+    expect(transcript.warnings).toEqual([`session.jsonl: line 3: ${kind}`, `session.jsonl: line 4: ${kind}`, `session.jsonl: line 5: ${kind}`, 'and 7 more like the one above'])
+  })
+})

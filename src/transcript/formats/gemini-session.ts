@@ -19,7 +19,10 @@
  *     `functionResponse` parts, `status: "error"` → isError) follow as a `tool` message.
  *   - `info`, `error`, `warning` and other types → skipped, counted in `envelope.skipped` (the CLI's own notices,
  *     never sent to the model).
- * - `content` is a string, a part or a list of parts; a part without text reads as a `[name]` placeholder.
+ * - `content` is a string, a part or a list of parts; a part without text reads as a `[name]` placeholder. A `user`
+ *   record without `content` is no message: an error, or skipped and reported under `--lenient`.
+ * - JSONL in which no record has a recording's shape (metadata, `$set`, `$rewindTo`, a typed message with `content`)
+ *   is refused in one line, lenient or not, with a guess at what the file is (another tool's log).
  *
  * No writer: `compact` refuses these files (Gemini CLI rewrites them itself while a session runs). Lenient reading
  * (the hooks', and `--lenient`) skips lines that are not JSON objects, counted.
@@ -30,6 +33,7 @@ import type { Message, Part } from '../../spec/transcript.js'
 import { isRecord as isObject, scanJsonPrefix } from '../_json-prefix.js'
 import { parseJson } from '../json.js'
 import { finishTranscript } from './_document.js'
+import { foreignHint } from './_foreign.js'
 
 type Json = Record<string, unknown>
 
@@ -45,8 +49,10 @@ export interface GeminiSessionRead {
   readonly messages: Message[]
   /** Records of other types (`info`, `error`, `warning`, …) by type. */
   readonly skippedTypes: Readonly<Record<string, number>>
-  /** Lines skipped because they are not JSON objects (lenient only), with their line numbers. */
+  /** Lines skipped because they are not JSON objects, or `user` records without `content` (lenient only). */
   readonly malformedLines: readonly number[]
+  /** Where `user` records without `content` were skipped (`line 7`, `/messages/3`; lenient only). */
+  readonly contentless: readonly string[]
   /** Where records of a type that is neither a message nor a notice were skipped (`line 7`, `/messages/3`). */
   readonly unknownTypes: readonly string[]
   /** The session's metadata: the document's other keys, or the JSONL metadata line. */
@@ -88,7 +94,7 @@ export function geminiContentText(content: unknown): string {
 }
 
 /** Maps message records to messages (see the module's comment). */
-function toMessages(entries: readonly Entry[], skippedTypes: Record<string, number>, keepSource: boolean, unknown: string[]): Message[] {
+function toMessages(entries: readonly Entry[], skippedTypes: Record<string, number>, keepSource: boolean, unknown: string[], contentless: (entry: Entry) => void): Message[] {
   const messages: Message[] = []
   const resultsRead = new Set<string>()
   const provenance = (entry: Entry) => (entry.line !== undefined ? { line: entry.line } : entry.pointer !== undefined ? { pointer: entry.pointer } : undefined)
@@ -100,6 +106,11 @@ function toMessages(entries: readonly Entry[], skippedTypes: Record<string, numb
     const { record } = entry
     const type = record['type']
     if (type === 'user') {
+      // Gemini CLI always records a user message's `content`: a record without it is not an empty message.
+      if (!('content' in record)) {
+        contentless(entry)
+        continue
+      }
       const parts = partsOf(record['content'])
       const responses = parts.length > 0 && parts.every((part) => isObject(part) && isObject(part['functionResponse']))
       if (responses) {
@@ -217,12 +228,23 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
     const session: Json = {}
     for (const [key, value] of Object.entries(document)) if (key !== 'messages') session[key] = value
     const unknown: string[] = []
-    return { messages: toMessages(entries, skippedTypes, keepSource, unknown), skippedTypes, malformedLines: [], unknownTypes: unknown, session }
+    const contentless: string[] = []
+    const messages = toMessages(entries, skippedTypes, keepSource, unknown, (entry) => {
+      if (!options.lenient) throw new InvalidInputError('expected a Gemini CLI user record with `content`; --lenient skips such records and reports them', { file, field: entry.pointer ?? '' })
+      contentless.push(entry.pointer ?? '')
+    })
+    return { messages, skippedTypes, malformedLines: [], contentless, unknownTypes: unknown, session }
   }
   const entries: Entry[] = []
   const byId = new Map<string, number>()
   const malformedLines: number[] = []
   let session: Json | undefined
+  // Whether any record has a recording's shape: another tool's JSONL must not pass for a session of empty messages.
+  let own = false
+  let records = 0
+  let first: unknown
+  /** The first untyped record met before any record of the recording's own (strict). */
+  let untyped: number | undefined
   // Later metadata wins, field by field, as Gemini CLI merges it; `messages` are records, never metadata.
   const mergeSession = (fields: Json): void => {
     session = { ...session }
@@ -256,6 +278,8 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
       }
       throw new InvalidInputError('expected a Gemini CLI session record (a JSON object a line); --lenient skips such lines and reports them', { file, line })
     }
+    if (records++ === 0) first = record
+    own ||= isOwnRecord(record)
     if (typeof record['$rewindTo'] === 'string') {
       const at = byId.get(record['$rewindTo'])
       const keep = at ?? 0
@@ -284,16 +308,42 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
       return
     }
     if (typeof record['type'] !== 'string') {
-      if (options.lenient) {
-        malformedLines.push(line)
-        return
-      }
-      throw new InvalidInputError('expected a Gemini CLI message record with a "type"; --lenient skips such lines and reports them', { file, line })
+      if (options.lenient) malformedLines.push(line)
+      // Before any record of the recording's own, the file may be another tool's: that refusal comes first.
+      else if (own) throw untypedRecord(file, line)
+      else untyped ??= line
+      return
     }
     upsert(record, line)
   })
+  if (records > 0 && !own) {
+    throw new InvalidInputError(
+      `expected Gemini CLI session records (session metadata, or messages typed user, gemini, info, error or warning with their \`content\`), got none in ${records} record${records === 1 ? '' : 's'}${foreignHint(first)}`,
+      { file, line: 1 },
+    )
+  }
+  if (untyped !== undefined) throw untypedRecord(file, untyped)
   const unknown: string[] = []
-  return { messages: toMessages(entries, skippedTypes, keepSource, unknown), skippedTypes, malformedLines, unknownTypes: unknown, session }
+  const contentless: string[] = []
+  const messages = toMessages(entries, skippedTypes, keepSource, unknown, (entry) => {
+    if (!options.lenient) throw new InvalidInputError('expected a Gemini CLI user record with `content`; --lenient skips such lines and reports them', { file, line: entry.line ?? 1 })
+    contentless.push(`line ${entry.line}`)
+    if (entry.line !== undefined) malformedLines.push(entry.line)
+  })
+  return { messages, skippedTypes, malformedLines, contentless, unknownTypes: unknown, session }
+}
+
+function untypedRecord(file: string, line: number): InvalidInputError {
+  return new InvalidInputError('expected a Gemini CLI message record with a "type"; --lenient skips such lines and reports them', { file, line })
+}
+
+/** Whether a JSONL record has a recording's shape: metadata, `$set`, `$rewindTo`, or a typed message with `content` (a `gemini` one may hold calls only). */
+function isOwnRecord(record: Json): boolean {
+  if (typeof record['$rewindTo'] === 'string' || isObject(record['$set'])) return true
+  if (typeof record['sessionId'] === 'string' && typeof record['projectHash'] === 'string') return true
+  const type = record['type']
+  if ('role' in record || 'message' in record || 'payload' in record) return false
+  return type === 'gemini' || ((type === 'user' || (typeof type === 'string' && NOTICE_TYPES.has(type))) && 'content' in record)
 }
 
 /**
@@ -353,8 +403,10 @@ function headLines(head: string, limit = 8): Array<{ value: unknown; complete: b
 
 async function read(source: FormatSource, options?: ReadOptions) {
   const read = readGeminiSessionText(await source.text(), { file: source.name, lenient: options?.lenient === true, keepSource: options?.keepSource !== false })
+  const contentless = new Set(read.contentless)
   const warnings = [
-    ...read.malformedLines.map((line) => `${source.name}:${line}: skipped a line that is not a session record`),
+    ...read.malformedLines.filter((line) => !contentless.has(`line ${line}`)).map((line) => `${source.name}:${line}: skipped a line that is not a session record`),
+    ...read.contentless.map((at) => (at.startsWith('line ') ? `${source.name}:${at.slice(5)}: skipped a user record without \`content\`` : `${source.name}: ${at}: skipped a user record without \`content\``)),
     ...read.unknownTypes.map((at) => `${source.name}: ${at}: skipped a record of a type that is neither a message (user, gemini) nor a notice (info, error, warning)`),
   ]
   const envelope = { ...(read.session ? { session: read.session } : {}), skipped: read.skippedTypes }
