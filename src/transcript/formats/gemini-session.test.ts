@@ -162,14 +162,22 @@ describe('--format gemini-session on another tool’s JSONL (a re-test: a Claude
   })
 
   it('never reads a `user` record without `content` as an empty message: an error, or skipped with a warning under --lenient', async () => {
-    const text = [META, line({ id: 'a', type: 'user', content: 'hi' }), line({ id: 'b', type: 'user', message: { content: 'elsewhere' } }), line({ id: 'c', type: 'gemini', content: 'hello' })].join('\n')
+    const text = [
+      META,
+      line({ id: 'a', type: 'user', content: 'hi' }),
+      line({ id: 'b', type: 'user', message: { content: 'elsewhere' } }),
+      line({ id: 'c', type: 'gemini', content: 'hello' }),
+      line({ id: 'd', type: 'gemini', message: { content: 'elsewhere' } }),
+    ].join('\n')
     await expect(read(text)).rejects.toThrow('session.jsonl:3: expected a Gemini CLI user record with `content`; --lenient skips such lines and reports them')
     const lenient = await read(text, true)
     expect(content(lenient.messages)).toEqual([
       { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
       { role: 'assistant', parts: [{ type: 'text', text: 'hello' }] },
     ])
-    expect(lenient.warnings).toEqual(['session.jsonl:3: skipped a user record without `content`'])
+    expect(lenient.warnings).toEqual(['session.jsonl:3: skipped a user record without `content`', 'session.jsonl:5: skipped a gemini record without `content`'])
+    const document = JSON.stringify({ sessionId: 's', projectHash: 'p', messages: [{ id: 'a', type: 'gemini', text: 'x' }] })
+    await expect(geminiSessionFormat.read(sourceFromString('s.json', document))).rejects.toThrow('s.json: /messages/0: expected a Gemini CLI gemini record with `content`')
   })
 
   it('summarizes warnings of one kind: the first three with their lines, then how many more', async () => {

@@ -19,8 +19,8 @@
  *     `functionResponse` parts, `status: "error"` → isError) follow as a `tool` message.
  *   - `info`, `error`, `warning` and other types → skipped, counted in `envelope.skipped` (the CLI's own notices,
  *     never sent to the model).
- * - `content` is a string, a part or a list of parts; a part without text reads as a `[name]` placeholder. A `user`
- *   record without `content` is no message: an error, or skipped and reported under `--lenient`.
+ * - `content` is a string, a part or a list of parts; a part without text reads as a `[name]` placeholder. A `user` or
+ *   `gemini` record without `content` is no message: an error, or skipped and reported under `--lenient`.
  * - JSONL in which no record has a recording's shape (metadata, `$set`, `$rewindTo`, a typed message with `content`)
  *   is refused in one line, lenient or not, with a guess at what the file is (another tool's log).
  *
@@ -51,8 +51,8 @@ export interface GeminiSessionRead {
   readonly skippedTypes: Readonly<Record<string, number>>
   /** Lines skipped because they are not JSON objects, or `user` records without `content` (lenient only). */
   readonly malformedLines: readonly number[]
-  /** Where `user` records without `content` were skipped (`line 7`, `/messages/3`; lenient only). */
-  readonly contentless: readonly string[]
+  /** Where `user` and `gemini` records without `content` were skipped (`line 7`, `/messages/3`; lenient only), with their type. */
+  readonly contentless: ReadonlyArray<{ readonly at: string; readonly type: string }>
   /** Where records of a type that is neither a message nor a notice were skipped (`line 7`, `/messages/3`). */
   readonly unknownTypes: readonly string[]
   /** The session's metadata: the document's other keys, or the JSONL metadata line. */
@@ -105,12 +105,12 @@ function toMessages(entries: readonly Entry[], skippedTypes: Record<string, numb
   for (const entry of entries) {
     const { record } = entry
     const type = record['type']
+    // Gemini CLI always records a message's `content` (a tool-only turn's is empty): a record without it is no message.
+    if ((type === 'user' || type === 'gemini') && !('content' in record)) {
+      contentless(entry)
+      continue
+    }
     if (type === 'user') {
-      // Gemini CLI always records a user message's `content`: a record without it is not an empty message.
-      if (!('content' in record)) {
-        contentless(entry)
-        continue
-      }
       const parts = partsOf(record['content'])
       const responses = parts.length > 0 && parts.every((part) => isObject(part) && isObject(part['functionResponse']))
       if (responses) {
@@ -228,10 +228,11 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
     const session: Json = {}
     for (const [key, value] of Object.entries(document)) if (key !== 'messages') session[key] = value
     const unknown: string[] = []
-    const contentless: string[] = []
+    const contentless: Array<{ at: string; type: string }> = []
     const messages = toMessages(entries, skippedTypes, keepSource, unknown, (entry) => {
-      if (!options.lenient) throw new InvalidInputError('expected a Gemini CLI user record with `content`; --lenient skips such records and reports them', { file, field: entry.pointer ?? '' })
-      contentless.push(entry.pointer ?? '')
+      const type = entry.record['type'] as string
+      if (!options.lenient) throw new InvalidInputError(`expected a Gemini CLI ${type} record with \`content\`; --lenient skips such records and reports them`, { file, field: entry.pointer ?? '' })
+      contentless.push({ at: entry.pointer ?? '', type })
     })
     return { messages, skippedTypes, malformedLines: [], contentless, unknownTypes: unknown, session }
   }
@@ -324,10 +325,11 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
   }
   if (untyped !== undefined) throw untypedRecord(file, untyped)
   const unknown: string[] = []
-  const contentless: string[] = []
+  const contentless: Array<{ at: string; type: string }> = []
   const messages = toMessages(entries, skippedTypes, keepSource, unknown, (entry) => {
-    if (!options.lenient) throw new InvalidInputError('expected a Gemini CLI user record with `content`; --lenient skips such lines and reports them', { file, line: entry.line ?? 1 })
-    contentless.push(`line ${entry.line}`)
+    const type = entry.record['type'] as string
+    if (!options.lenient) throw new InvalidInputError(`expected a Gemini CLI ${type} record with \`content\`; --lenient skips such lines and reports them`, { file, line: entry.line ?? 1 })
+    contentless.push({ at: `line ${entry.line}`, type })
     if (entry.line !== undefined) malformedLines.push(entry.line)
   })
   return { messages, skippedTypes, malformedLines, contentless, unknownTypes: unknown, session }
@@ -403,10 +405,10 @@ function headLines(head: string, limit = 8): Array<{ value: unknown; complete: b
 
 async function read(source: FormatSource, options?: ReadOptions) {
   const read = readGeminiSessionText(await source.text(), { file: source.name, lenient: options?.lenient === true, keepSource: options?.keepSource !== false })
-  const contentless = new Set(read.contentless)
+  const contentless = new Set(read.contentless.map((entry) => entry.at))
   const warnings = [
     ...read.malformedLines.filter((line) => !contentless.has(`line ${line}`)).map((line) => `${source.name}:${line}: skipped a line that is not a session record`),
-    ...read.contentless.map((at) => (at.startsWith('line ') ? `${source.name}:${at.slice(5)}: skipped a user record without \`content\`` : `${source.name}: ${at}: skipped a user record without \`content\``)),
+    ...read.contentless.map(({ at, type }) => `${at.startsWith('line ') ? `${source.name}:${at.slice(5)}:` : `${source.name}: ${at}:`} skipped a ${type} record without \`content\``),
     ...read.unknownTypes.map((at) => `${source.name}: ${at}: skipped a record of a type that is neither a message (user, gemini) nor a notice (info, error, warning)`),
   ]
   const envelope = { ...(read.session ? { session: read.session } : {}), skipped: read.skippedTypes }
