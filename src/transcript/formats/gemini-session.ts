@@ -57,6 +57,11 @@ export interface GeminiSessionRead {
   readonly unknownTypes: readonly string[]
   /** The session's metadata: the document's other keys, or the JSONL metadata line. */
   readonly session: Json | undefined
+  /**
+   * Why the text is no recording at all, when no JSONL record has a recording's shape (another tool's log): the
+   * format's `read` refuses with it, lenient or not; the hooks find no message and report a fault of their own.
+   */
+  readonly foreign?: InvalidInputError
 }
 
 const SNAPSHOT_OPEN = '<state_snapshot>'
@@ -318,10 +323,11 @@ export function readGeminiSessionText(text: string, options: { readonly file?: s
     upsert(record, line)
   })
   if (records > 0 && !own) {
-    throw new InvalidInputError(
+    const foreign = new InvalidInputError(
       `expected Gemini CLI session records (session metadata, or messages typed user, gemini, info, error or warning with their \`content\`), got none in ${records} record${records === 1 ? '' : 's'}${foreignHint(first)}`,
       { file, line: 1 },
     )
+    return { messages: [], skippedTypes, malformedLines, contentless: [], unknownTypes: [], session, foreign }
   }
   if (untyped !== undefined) throw untypedRecord(file, untyped)
   const unknown: string[] = []
@@ -405,6 +411,7 @@ function headLines(head: string, limit = 8): Array<{ value: unknown; complete: b
 
 async function read(source: FormatSource, options?: ReadOptions) {
   const read = readGeminiSessionText(await source.text(), { file: source.name, lenient: options?.lenient === true, keepSource: options?.keepSource !== false })
+  if (read.foreign) throw read.foreign
   const contentless = new Set(read.contentless.map((entry) => entry.at))
   const warnings = [
     ...read.malformedLines.filter((line) => !contentless.has(`line ${line}`)).map((line) => `${source.name}:${line}: skipped a line that is not a session record`),
