@@ -1,5 +1,6 @@
 import type { Transcript } from '../spec/transcript.js'
 import { readTranscript } from '../transcript/read.js'
+import { collapseWarnings } from '../transcript/_warnings.js'
 import type { CliIo } from './_command.js'
 import { sourceFromFile, sourceFromStdin } from './source.js'
 import { resolve } from 'node:path'
@@ -15,9 +16,12 @@ export interface LoadOptions {
   readonly command: string
 }
 
-/** Prints what a lenient reader skipped, one line each on stderr: nothing is ever skipped silently. */
+/**
+ * Prints what a lenient reader skipped on stderr, nothing silently: one line each, except that past three warnings of
+ * one kind the rest are one line naming each by its line or index (`collapseWarnings`).
+ */
 export function reportWarnings(transcript: Transcript, command: string, io: CliIo): void {
-  for (const warning of transcript.warnings ?? []) io.stderr(`floorguard ${command}: warning: ${warning}\n`)
+  for (const warning of collapseWarnings(transcript.warnings ?? [])) io.stderr(`floorguard ${command}: warning: ${warning}\n`)
 }
 
 /** Reads FILE (or stdin for `-` / no file) into a transcript; the name used in messages is the path as given. */

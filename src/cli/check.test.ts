@@ -116,6 +116,19 @@ describe('floorguard check', () => {
     expect(stderr).not.toMatch(/\n\s+at /)
   })
 
+  it('--lenient past three skipped lines of a kind: one more line names the rest by line (a re-test: hundreds of lines)', async () => {
+    const record = (uuid: string, parentUuid: string | null) => JSON.stringify({ type: 'user', message: { role: 'user', content: 'Never use port 8080.' }, uuid, parentUuid, sessionId: 's', timestamp: '2026-01-01T00:00:00Z' })
+    const lines = [record('u1', null), ...Array.from({ length: 8 }, () => '{"type": broken'), record('u2', 'u1')]
+    const path = file('noisy.jsonl', `${lines.join('\n')}\n`)
+    const { code, stderr } = await runCaptured(['check', path, '--json', '--lenient'])
+    expect(code).toBe(0)
+    const warnings = stderr.trimEnd().split('\n')
+    expect(warnings).toHaveLength(4)
+    expect(warnings.slice(0, 3).map((warning) => /noisy\.jsonl:(\d+):/.exec(warning)?.[1])).toEqual(['2', '3', '4'])
+    // The other skipped lines are named by number (the column, the same in each, is not repeated): none is silent.
+    expect(warnings[3]).toBe('floorguard check: warning: and 5 more like the one above, at 5, 6, 7, 8, 9')
+  })
+
   it('reports a truncated last JSONL line, and with --lenient skips it out loud', async () => {
     const record = JSON.stringify({ type: 'user', message: { role: 'user', content: 'Never use port 8080.' }, uuid: 'u1', parentUuid: null, sessionId: 's', timestamp: '2026-01-01T00:00:00Z' })
     const path = file('live.jsonl', `${record}\n{"type":"user","mess`)

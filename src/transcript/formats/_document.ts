@@ -4,7 +4,6 @@ import type { Message, Part, Role, Transcript } from '../../spec/transcript.js'
 import { assertJsonDepth, isJsonText, parseJson } from '../json.js'
 import { pairToolCalls } from '../render.js'
 import { isRecord } from '../_json-prefix.js'
-import { collapseWarnings } from '../_warnings.js'
 
 /** Longest single string a reader accepts: 64 Mi UTF-16 code units (about 64 MiB of ASCII). */
 export const MAX_STRING_LENGTH = 64 * 1024 * 1024
@@ -291,7 +290,7 @@ export function toMessage(context: DocumentContext, normalized: NormalizedRecord
 /** Assembles a transcript: tool calls paired across all messages, unpaired ones reported, with the reader's warnings (each kind's first few, then how many more). */
 export function finishTranscript(format: string, messages: Message[], envelope: unknown, warnings: readonly string[] = []): Transcript {
   const { pairs, unpaired } = pairToolCalls(messages)
-  return { format, messages, pairs, unpaired, ...(envelope === undefined ? {} : { envelope }), ...(warnings.length > 0 ? { warnings: collapseWarnings(warnings) } : {}) }
+  return { format, messages, pairs, unpaired, ...(envelope === undefined ? {} : { envelope }), ...(warnings.length > 0 ? { warnings } : {}) }
 }
 
 /** Deep equality of JSON-like values (object key order ignored). Iterative. */
