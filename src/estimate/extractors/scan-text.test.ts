@@ -57,7 +57,7 @@ const PIECES = [
 
 /** Lines, some of them repeated (the scan skips a repeat of twelve units or more). */
 const LINE = fc.array(fc.constantFrom(...PIECES), { maxLength: 14 }).map((pieces) => pieces.join(''))
-const TEXT = fc.array(fc.oneof({ weight: 4, arbitrary: LINE }, { weight: 1, arbitrary: fc.constantFrom('Traceback (most recent call last):', '    raise ValueError("bad shape")', 'You must never write to /etc/hosts.', '  File "src/a.py", line 3, in main') }), { minLength: 1, maxLength: 12 }).map((lines) => lines.join('\n'))
+const TEXT = fc.array(fc.oneof({ weight: 4, arbitrary: LINE }, { weight: 1, arbitrary: fc.constantFrom('Traceback (most recent call last):', '    raise ValueError("bad shape")', 'You must never write to /etc/hosts.', '  File "src/a.py", line 3, in main', '4219184 fix: retry on 503', '9fceb02 add retries', '* 7654321 bump', '\x1b[33m3c1e2d4\x1b[m first commit') }), { minLength: 1, maxLength: 12 }).map((lines) => lines.join('\n'))
 
 describe('scanText against the reference scanner', () => {
   it('finds the same first span of each text on generated agent text, in every mode', () => {
