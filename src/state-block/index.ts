@@ -86,7 +86,8 @@ export function sectionOf(item: Pick<StateItem, 'kind' | 'key'>): StateSection {
  * (minimal lines, but the items of one message that come together under a `### #N who tool: command` heading, so forty
  * settings read as the values of one written file), `minimal` (only stale items marked; short current items packed),
  * `flat` (minimal under one `## state` heading: the tightest layout). Every layout names on its opening line what the
- * summary replaced when that is known: a reader (`audit`) places the block by it.
+ * summary replaced when that is given: a reader (`audit`) places the block by it (the ledger leaves it out only when
+ * nothing else lets the flat block fit).
  */
 export type StateDetail = 'full' | 'short' | 'grouped' | 'minimal' | 'flat'
 

@@ -4,15 +4,12 @@ import { createTokenizer } from '../tokenize/index.js'
 import type { Message } from '../spec/transcript.js'
 import { conformanceItems, conformanceMessages, createSummarizeRequest, mustKeepItems, testSummarizer } from '../test-utils/summarizer.js'
 import { verifySummary } from '../verify/verify.js'
-import { messageTokens, renderMessage } from '../transcript/render.js'
+import { renderMessage } from '../transcript/render.js'
 import { createLedgerSummarizer, splitSentences } from './ledger.js'
 import { parseStateBlock, renderStateBlock, STATE_BLOCK_OPEN } from '../state-block/index.js'
 import { flattenMustKeepGroups } from '../spec/summarizer.js'
 
 const tokenizer = await createTokenizer('o200k_base')
-
-/** What a summary of `messages` (at transcript index 0) replaced, as every layout's opening line names it. */
-const replacedOf = (messages: readonly Message[]) => ({ start: 0, end: messages.length, tokens: messages.reduce((sum, message) => sum + messageTokens(message, tokenizer), 0) })
 
 
 testSummarizer({ name: 'ledger', createSummarizer: () => createLedgerSummarizer(), createTokenizer: () => tokenizer, failsBelowFloor: true })
@@ -88,7 +85,7 @@ describe('ledger summarizer', () => {
         const items = mustKeepItems(segment, picked.map((w, index) => ({ kind: index % 2 ? 'identifier' : 'number', text: w, status: index % 4 === 3 ? 'superseded' : 'current' })), tokenizer)
         const result = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages: segment, items, slot, tokenizer }))
         const groups = createSummarizeRequest({ messages: segment, items, slot, tokenizer }).groups
-        const smallest = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(groups), detail: 'flat', replaced: replacedOf(segment) }))
+        const smallest = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(groups), detail: 'flat' }))
         if (smallest > slot) return result.kind === 'failure' && !result.retryable
         return result.kind === 'summary' && verifySummary({ summary: result.text, items, slot, tokenizer }).ok
       }),
@@ -198,7 +195,7 @@ describe('ledger layouts', () => {
       expect(result.text.slice(0, parseStateBlock(result.text)!.end)).toMatch(expected)
       expect(verifySummary({ summary: result.text, items, slot, tokenizer }).ok).toBe(true)
     }
-    const minimal = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(createSummarizeRequest({ messages, items, slot: 1, tokenizer }).groups), detail: 'flat', replaced: replacedOf(messages) }))
+    const minimal = tokenizer.count(renderStateBlock({ items: flattenMustKeepGroups(createSummarizeRequest({ messages, items, slot: 1, tokenizer }).groups), detail: 'flat' }))
     const tight = await createLedgerSummarizer().summarize(createSummarizeRequest({ messages, items, slot: minimal, tokenizer }))
     if (tight.kind !== 'summary') throw new Error(tight.reason)
     expect(tight.text).toMatch(/\n\* /)

@@ -75,6 +75,11 @@ function ledgerSummary(request: SummarizeRequest, gist: boolean, maxSentenceLeng
     if (blockTokens <= slot) break
   }
   if (blockTokens > slot) {
+    // The last resort: the flat block with a bare opening line (without `range` and `tokens`, a few tokens less).
+    block = renderStateBlock({ items, detail: 'flat' })
+    blockTokens = tokenizer.count(block)
+  }
+  if (blockTokens > slot) {
     return {
       kind: 'failure',
       reason: `the state block needs ${blockTokens} tokens (${tokenizer.name}), the slot is ${slot}: split the segment or raise the slot`,
