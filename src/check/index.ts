@@ -3,7 +3,8 @@ import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimat
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Transcript } from '../spec/transcript.js'
 import { messageTokens } from '../transcript/render.js'
-import { planCompaction } from '../plan/plan.js'
+import { planValidated } from '../plan/plan.js'
+import { validateTranscript } from '../transcript/_validate.js'
 import type { CompactionPlan, PlanOptions } from '../plan/types.js'
 
 /** A half-open range of message indices. */
@@ -123,11 +124,15 @@ export function decisionOf(plan: CompactionPlan): CheckDecision {
  * each fit their own slot, or refuse (the planner's decision; see `plan/`).
  */
 export function checkTranscript(transcript: Transcript, options: CheckOptions): CheckResult {
+  if (options === null || typeof options !== 'object') throw new FloorguardError('invalid-argument', `checkTranscript: options: expected an object { estimator, tokenizer }, got ${String(options)}`)
+  if (options.estimator?.specificationVersion !== 'v1') throw new FloorguardError('invalid-argument', 'checkTranscript: options.estimator: expected a FloorEstimatorV1')
+  if (options.tokenizer?.specificationVersion !== 'v1') throw new FloorguardError('invalid-argument', 'checkTranscript: options.tokenizer: expected a TokenizerV1')
+  validateTranscript(transcript, 'checkTranscript')
   const slot = options.slot ?? 2000
   const range = resolveRange(options.range, transcript.messages.length)
   const messages: readonly Message[] = transcript.messages.slice(range[0], range[1])
   const floor = options.estimator.estimate(messages, range[0])
-  const plan = planCompaction(
+  const plan = planValidated(
     { messages, offset: range[0], pairs: transcript.pairs, estimator: reusingEstimate(options.estimator, messages, range[0], floor), tokenizer: options.tokenizer },
     { ...options.plan, slot },
   )

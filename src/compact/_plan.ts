@@ -1,4 +1,5 @@
-import { describeRefusal, planCompaction } from '../plan/index.js'
+import { describeRefusal } from '../plan/index.js'
+import { planValidated } from '../plan/plan.js'
 import type { CompactionPlan, FloorSummary, PlanOptions, PlanSegment, Refusal } from '../plan/types.js'
 import type { MustKeepItem } from '../spec/summarizer.js'
 
@@ -34,9 +35,9 @@ export type PlannedCompaction =
     }
   | { readonly kind: 'refuse'; readonly floor: FloorSummary; readonly reason: string; readonly refusal: Refusal }
 
-/** Runs the planner (default `planCompaction`) and flattens its plan into parts. */
+/** Runs the planner (default `planCompaction`, on the transcript's messages already validated) and flattens its plan into parts. */
 export function planParts(planner: CompactionPlanner | undefined, segment: PlanSegment, options: PlanOptions): PlannedCompaction {
-  const plan = (planner ?? planCompaction)(segment, options)
+  const plan = (planner ?? planValidated)(segment, options)
   switch (plan.kind) {
     case 'compact':
       return {

@@ -9,6 +9,7 @@ import { backoffDelay, callSummarizer, timeoutMiddleware, wrapSummarizer } from 
 import { createTokenizer } from '../tokenize/index.js'
 import { isTranscriptFormatName, getFormat } from '../transcript/registry.js'
 import { messageTokens, pairToolCalls, renderMessage, renderSegment } from '../transcript/render.js'
+import { validateTranscript } from '../transcript/_validate.js'
 import { repairSummary } from '../verify/repair.js'
 import { verifySummary, type ExtractedSpan, type SpanExtractor } from '../verify/verify.js'
 import { planParts, type CompactionPlanner, type PlannedPart } from './_plan.js'
@@ -228,6 +229,18 @@ export function createSummaryMessage(text: string): Message {
  * whole compaction is refused (no half-compacted transcripts).
  */
 export async function compactTranscript(transcript: Transcript, options: CompactTranscriptOptions): Promise<CompactResult> {
+  if (options === null || typeof options !== 'object') throw new FloorguardError('invalid-argument', `compactTranscript: options: expected an object { estimator, tokenizer, slot }, got ${String(options)}`)
+  if (options.estimator?.specificationVersion !== 'v1') throw new FloorguardError('invalid-argument', 'compactTranscript: options.estimator: expected a FloorEstimatorV1')
+  if (options.tokenizer?.specificationVersion !== 'v1') throw new FloorguardError('invalid-argument', 'compactTranscript: options.tokenizer: expected a TokenizerV1')
+  validateTranscript(transcript, 'compactTranscript')
+  return compactValidated(transcript, options)
+}
+
+/**
+ * {@link compactTranscript} on a transcript already validated (the runtime validates its messages once per call and
+ * compacts several ranges of them). Internal.
+ */
+export async function compactValidated(transcript: Transcript, options: CompactTranscriptOptions): Promise<CompactResult> {
   const { estimator, tokenizer, slot } = options
   const attempts = Math.max(1, options.attempts ?? 3)
   if (!Number.isInteger(slot) || slot < 0) throw new FloorguardError('invalid-argument', `slot: expected a non-negative integer, got ${slot}`)

@@ -2,6 +2,7 @@ import { FloorguardError } from '../errors.js'
 import type { FloorEstimate, FloorItem } from '../spec/estimator.js'
 import type { ToolPair } from '../spec/transcript.js'
 import { messageTokens, pairToolCalls, renderMessage } from '../transcript/render.js'
+import { validateMessages, validatePairs } from '../transcript/_validate.js'
 import { entryKey, parseStateBlock } from '../state-block/index.js'
 import type { Message } from '../spec/transcript.js'
 import { fewestParts, fewestTokens, type Partition, type PartitionProblem } from './_partition.js'
@@ -714,6 +715,19 @@ function guardOf(options: PlanOptions): GuardMode {
  * `deadRegion`, `narrativeOnly`, `unconstrained`) turn the floor off. Pure: no I/O; misuse throws.
  */
 export function planCompaction(segment: PlanSegment, options: PlanOptions): CompactionPlan {
+  if (segment === null || typeof segment !== 'object') fail('segment: expected { messages, estimator, tokenizer }')
+  const place = { caller: 'planCompaction', path: 'segment.messages' }
+  validateMessages(segment.messages, place)
+  const offset = segment.offset ?? 0
+  if (segment.pairs !== undefined && Number.isInteger(offset) && offset >= 0) validatePairs(segment.pairs, segment.messages, offset, 'segment.pairs', place)
+  return planValidated(segment, options)
+}
+
+/**
+ * {@link planCompaction} on messages already validated: the library's own callers (check, compact, the runtime)
+ * validate the whole transcript once, up front, and plan its segments through this. Internal.
+ */
+export function planValidated(segment: PlanSegment, options: PlanOptions): CompactionPlan {
   const settings = resolveSettings(options)
   let context = buildContext(segment, options)
   const { n } = context

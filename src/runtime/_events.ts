@@ -1,6 +1,6 @@
-import { compactTranscript, createSummaryMessage, type CompactResult, type CompactTranscriptOptions } from '../compact/compact.js'
+import { compactTranscript, compactValidated, createSummaryMessage, type CompactResult, type CompactTranscriptOptions } from '../compact/compact.js'
 import { describeOption, describeRefusal } from '../plan/compaction-floor-error.js'
-import { planCompaction } from '../plan/plan.js'
+import { planValidated } from '../plan/plan.js'
 import type { CompactionPlan, MessageRange } from '../plan/types.js'
 import type { MustKeepItem } from '../spec/summarizer.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
@@ -89,9 +89,28 @@ export async function compactWithEvents(
   options: CompactTranscriptOptions,
   emit: Emit,
 ): Promise<{ result: CompactResult; plan: CompactionPlan | undefined }> {
+  return withEvents(compactTranscript, transcript, options, emit)
+}
+
+/** {@link compactWithEvents} on messages already validated (the runtime validates each call's messages once). Internal. */
+export async function compactValidatedWithEvents(
+  transcript: Transcript,
+  options: CompactTranscriptOptions,
+  emit: Emit,
+): Promise<{ result: CompactResult; plan: CompactionPlan | undefined }> {
+  return withEvents(compactValidated, transcript, options, emit)
+}
+
+async function withEvents(
+  compact: typeof compactTranscript,
+  transcript: Transcript,
+  options: CompactTranscriptOptions,
+  emit: Emit,
+): Promise<{ result: CompactResult; plan: CompactionPlan | undefined }> {
   let plan: CompactionPlan | undefined
-  const inner = options.planner ?? planCompaction
-  const result = await compactTranscript(transcript, {
+  // The planner sees segments of the transcript `compact` has validated.
+  const inner = options.planner ?? planValidated
+  const result = await compact(transcript, {
     ...options,
     planner: (segment, planOptions) => {
       plan = inner(segment, planOptions)

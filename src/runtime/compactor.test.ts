@@ -488,7 +488,7 @@ describe('options', () => {
     await expect(compactor.maybeCompact([user('ok'), {}] as unknown as Message[])).rejects.toThrow(/maybeCompact\(messages\)\[1\]\.role: expected "system", "user", "assistant" or "tool", got undefined$/)
     await expect(compactor.maybeCompact([{ role: 'user' }] as unknown as Message[])).rejects.toThrow(/\[0\]\.parts: expected an array of parts, got undefined$/)
     await expect(compactor.maybeCompact([{ role: 'bogus', parts: [] }] as unknown as Message[])).rejects.toThrow(/\[0\]\.role: expected/)
-    await expect(compactor.maybeCompact([{ role: 'user', parts: [{ text: 'x' }] }] as unknown as Message[])).rejects.toThrow(/\[0\]\.parts\[0\]: expected a part with a type/)
+    await expect(compactor.maybeCompact([{ role: 'user', parts: [{ text: 'x' }] }] as unknown as Message[])).rejects.toThrow(/\[0\]\.parts\[0\]\.type: expected "text", "reasoning", "tool-call", "tool-result" or "summary", got undefined$/)
   })
 
   it('misuse throws one line naming the field', () => {

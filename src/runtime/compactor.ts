@@ -3,7 +3,7 @@ import type { CompactionPlanner } from '../compact/_plan.js'
 import { createEstimator } from '../estimate/index.js'
 import { FloorguardError } from '../errors.js'
 import { describeOption, describeRefusal } from '../plan/compaction-floor-error.js'
-import { planCompaction } from '../plan/plan.js'
+import { planValidated } from '../plan/plan.js'
 import type { CompactionPlan, Refusal } from '../plan/types.js'
 import type { FloorEstimatorV1 } from '../spec/estimator.js'
 import { groupMustKeepItems, type MustKeepItem, type SummarizerV1 } from '../spec/summarizer.js'
@@ -13,8 +13,9 @@ import { createLedgerSummarizer } from '../summarize/ledger.js'
 import { callSummarizer } from '../summarize/middleware.js'
 import { createTokenizer } from '../tokenize/index.js'
 import { messageTokens, pairToolCalls } from '../transcript/render.js'
+import { validateMessages } from '../transcript/_validate.js'
 import { MessageCache } from './_cache.js'
-import { compactWithEvents, distinctCount, lostItems, planEndEvent, rangeTokens, refusalCode, wholePlanEndEvent, type EventFields } from './_events.js'
+import { compactValidatedWithEvents, distinctCount, lostItems, planEndEvent, rangeTokens, refusalCode, wholePlanEndEvent, type EventFields } from './_events.js'
 import { findMaskable } from './_mask.js'
 import { selectSegment } from './_select.js'
 import type {
@@ -54,26 +55,6 @@ interface Settings {
 
 function invalid(field: string, expected: string, value: unknown): never {
   throw new FloorguardError('invalid-argument', `createCompactor: ${field}: expected ${expected}, got ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
-}
-
-const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool'])
-
-/**
- * Checks the shape the compactor reads of each message (a role it knows, parts with a type), so that a malformed one
- * is refused naming its index rather than failing deep inside. One pass, a few reads per message.
- */
-function checkMessages(messages: readonly unknown[]): void {
-  for (let index = 0; index < messages.length; index++) {
-    const message = messages[index] as { role?: unknown; parts?: unknown } | null
-    const field = `maybeCompact(messages)[${index}]`
-    if (message === null || typeof message !== 'object') invalid(field, 'a message object', message)
-    if (!ROLES.has(message.role)) invalid(`${field}.role`, '"system", "user", "assistant" or "tool"', message.role)
-    if (!Array.isArray(message.parts)) invalid(`${field}.parts`, 'an array of parts', message.parts)
-    for (let at = 0; at < message.parts.length; at++) {
-      const part = message.parts[at] as { type?: unknown } | null
-      if (part === null || typeof part !== 'object' || typeof part.type !== 'string') invalid(`${field}.parts[${at}]`, 'a part with a type', part)
-    }
-  }
 }
 
 function resolveSettings(options: CompactorOptions): Settings {
@@ -189,8 +170,8 @@ export function createCompactor(options: CompactorOptions = {}): Compactor {
   }
 
   async function maybeCompact(messages: readonly Message[], callOptions: MaybeCompactOptions = {}): Promise<CompactorResult> {
-    if (!Array.isArray(messages)) invalid('maybeCompact(messages)', 'an array of messages', messages)
-    checkMessages(messages)
+    // Every field of every message, once per call (a few reads per part, plus a walk of each tool call's arguments).
+    validateMessages(messages, { caller: 'createCompactor', path: 'maybeCompact(messages)' })
     const call = ++calls
     stats.calls = calls
     const events: CompactorEvent[] = []
@@ -392,10 +373,10 @@ export function withoutSummaryParts(plan: CompactionPlan, messages: readonly Mes
  */
 const keepingSummaries: CompactionPlanner = (segment, options) => {
   const offset = segment.offset ?? 0
-  let plan = planCompaction(segment, options)
+  let plan = planValidated(segment, options)
   // One earlier summary left out at a time (each is a turn of its own), until what follows can be planned.
   for (let lead = 1; plan.kind === 'refuse' && lead < segment.messages.length && isSummaryMessage(segment.messages[lead - 1]!); lead++) {
-    const rest = planCompaction({ ...segment, messages: segment.messages.slice(lead), offset: offset + lead }, options)
+    const rest = planValidated({ ...segment, messages: segment.messages.slice(lead), offset: offset + lead }, options)
     // Only a rest of a slot's worth of tokens at least, that a summary can at least halve: a message or two just after
     // the summaries would cost a summarizer call for little or nothing, and the refusal's options say more.
     if (rest.kind !== 'refuse' && rest.tokens >= options.slot && rest.floor.total * 2 <= rest.tokens) plan = rest
@@ -405,7 +386,7 @@ const keepingSummaries: CompactionPlanner = (segment, options) => {
 
 /** The planner when the floor check is off: the whole range into the slot, items marked but never a refusal. */
 const fixedPlanner: CompactionPlanner = (segment, options) => {
-  const open = planCompaction(segment, { ...options, slot: Number.MAX_SAFE_INTEGER, budget: Number.MAX_SAFE_INTEGER, changedDecisions: true })
+  const open = planValidated(segment, { ...options, slot: Number.MAX_SAFE_INTEGER, budget: Number.MAX_SAFE_INTEGER, changedDecisions: true })
   const offset = segment.offset ?? 0
   // A segment whose boundary cuts a unit is refused even with room to spare: its items are still the estimate's.
   const items = open.kind === 'compact' ? open.items : segment.estimator.estimate(segment.messages, offset).items.map((item) => ({ ...item, status: 'current' as const }))
@@ -432,7 +413,7 @@ async function guarded(
   planner?: CompactionPlanner,
   slotRounding?: number,
 ): Promise<{ result: CompactResult; plan: CompactionPlan | undefined }> {
-  return compactWithEvents(
+  return compactValidatedWithEvents(
     context.transcript,
     {
       estimator: context.estimator,

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../spec/transcript.js'
-import { pairToolCalls } from './render.js'
+import { pairToolCalls, renderPart, stableJson } from './render.js'
 
 const call = (id: string, tag: string): Message => ({ role: 'assistant', parts: [{ type: 'tool-call', id, name: 'run', arguments: { tag } }] })
 const result = (id: string, tag: string): Message => ({ role: 'tool', parts: [{ type: 'tool-result', callId: id, content: tag, isError: false }] })
@@ -85,5 +85,37 @@ describe('pairToolCalls', () => {
       }),
       { numRuns: 500 },
     )
+  })
+})
+
+// A re-test: cyclic, BigInt, throwing-getter and 5,000-deep tool arguments reached JSON.stringify through stableJson
+// and escaped as a TypeError or RangeError from every entry point.
+describe('stableJson', () => {
+  it('writes JSON values as JSON.stringify does, undefined as null', () => {
+    expect(stableJson({ b: [1, 'x', null, undefined], a: { c: true } })).toBe('{"b":[1,"x",null,null],"a":{"c":true}}')
+    expect(stableJson(undefined)).toBe('null')
+    expect(renderPart({ type: 'tool-call', id: 'c', name: 'run', arguments: { n: 1 } })).toBe('run({"n":1})')
+  })
+
+  it('refuses what JSON.stringify cannot write with FloorguardError invalid-argument, never a TypeError or RangeError', () => {
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    let deep: unknown = 1
+    for (let level = 0; level < 100_000; level++) deep = [deep]
+    const values: Array<[unknown, RegExp]> = [
+      [cyclic, /circular/],
+      [{ n: 10n }, /BigInt/],
+      [{ get x() { throw new Error('getter boom') } }, /getter boom/],
+      [deep, /nesting too deep/],
+    ]
+    for (const [value, reason] of values) {
+      let thrown: unknown
+      try {
+        stableJson(value)
+      } catch (error) {
+        thrown = error
+      }
+      expect(thrown).toMatchObject({ name: 'FloorguardError', code: 'invalid-argument', message: expect.stringMatching(reason) })
+    }
   })
 })

@@ -1,3 +1,4 @@
+import { FloorguardError } from '../errors.js'
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Part, ToolPair, UnpairedPart } from '../spec/transcript.js'
 
@@ -84,9 +85,20 @@ export function renderSegment(messages: readonly Message[]): { text: string; sta
   return { text: pieces.join(MESSAGE_SEPARATOR), starts }
 }
 
-/** JSON with object keys in insertion order and no whitespace; `undefined` becomes `null`. */
+/**
+ * JSON with object keys in insertion order and no whitespace; `undefined` becomes `null`.
+ *
+ * @throws FloorguardError (`invalid-argument`) when `JSON.stringify` cannot write `value` (a cycle, a BigInt, a
+ * throwing getter or `toJSON`, nesting deeper than the stack): the entry points refuse such tool arguments up front
+ * (`transcript/_validate.ts`), so this is the net for every other caller, never a TypeError or RangeError.
+ */
 export function stableJson(value: unknown): string {
-  return JSON.stringify(value === undefined ? null : value) ?? 'null'
+  try {
+    return JSON.stringify(value === undefined ? null : value) ?? 'null'
+  } catch (error) {
+    const reason = error instanceof RangeError ? 'nesting too deep to write' : error instanceof Error ? error.message.split('\n')[0]! : String(error)
+    throw new FloorguardError('invalid-argument', `expected a JSON value (no cycles, BigInt or throwing getters), got one JSON.stringify cannot write: ${reason}`, { cause: error })
+  }
 }
 
 /**
