@@ -10,6 +10,7 @@ import { createTokenizer } from '../tokenize/index.js'
 import { isTranscriptFormatName, getFormat } from '../transcript/registry.js'
 import { messageTokens, pairToolCalls, renderMessage, renderSegment } from '../transcript/render.js'
 import { validateTranscript } from '../transcript/_validate.js'
+import { leadingSystemCount } from '../transcript/system-prefix.js'
 import { repairSummary } from '../verify/repair.js'
 import { verifySummary, type ExtractedSpan, type SpanExtractor } from '../verify/verify.js'
 import { planParts, type CompactionPlanner, type PlannedPart } from './_plan.js'
@@ -200,8 +201,8 @@ const INVENTED_KINDS = new Set<ItemKind>(['identifier', 'path', 'url', 'number',
 
 /**
  * The range `compact` works on: `[max(start, leading system messages), end)`, the whole transcript by default; with
- * `includeSystem`, `[start, end)` as given. (`check` and `plan` take every message by default, the system prompt
- * included: `--range` gives them `compact`'s range.)
+ * `includeSystem`, `[start, end)` as given. (The `check` and `plan` commands take this range by default too; given a
+ * `--range`, they take it as given.)
  */
 export function compactionRange(transcript: Transcript, range: { readonly start?: number; readonly end?: number } = {}, includeSystem = false): readonly [number, number] {
   const total = transcript.messages.length
@@ -209,9 +210,7 @@ export function compactionRange(transcript: Transcript, range: { readonly start?
   const asked = range.start ?? 0
   if (includeSystem) return [asked, end]
   // The system prompt is never compacted: the range starts after the transcript's leading system messages.
-  let systemEnd = 0
-  while (systemEnd < total && transcript.messages[systemEnd]!.role === 'system') systemEnd++
-  return [Math.max(asked, Math.min(systemEnd, end)), end]
+  return [Math.max(asked, Math.min(leadingSystemCount(transcript.messages), end)), end]
 }
 
 /** The summary message that replaces a compacted range. No `source`: writers synthesize a native record. */

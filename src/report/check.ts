@@ -8,6 +8,8 @@ export interface ReportContext {
   readonly format: string
   readonly tokenizer: string
   readonly estimator: string
+  /** A line printed under the segment's (the text report only). */
+  readonly note?: string
 }
 
 /** The `check --json` document (version 1). */
@@ -35,6 +37,7 @@ export function renderCheckReport(result: CheckResult, context: ReportContext, d
   lines.push(
     `  format ${context.format} · tokenizer ${context.tokenizer} · estimator ${context.estimator}`,
     `  segment messages ${segment.range[0]}–${segment.range[1]} (${segment.messages} messages, ${segment.tokens} tokens, ${segment.toolCalls} tool calls, ${segment.toolResults} results, ${segment.unpaired} unpaired)`,
+    ...(context.note ? [`  ${context.note}`] : []),
     '',
     `floor ${floor.total} tokens = irreducible ${floor.irreducible} + margin ${floor.margin}   (slot ${result.slot})`,
   )

@@ -6,6 +6,8 @@ import { parseCommandArgs, UsageError, type CliCommand } from '../_command.js'
 import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
 import { writeJsonLine } from '../_json-out.js'
 import { loadTranscript } from '../_load.js'
+import { systemNote } from '../_system-note.js'
+import { leadingSystemCount } from '../../transcript/system-prefix.js'
 
 const usage = `usage: floorguard check [FILE|-] [--format auto|text|openai|…] [--range A:B] [--slot N] [--margin R]
                        [--tokenizer o200k_base|cl100k_base|approx] [--estimator full|seed|conservative]
@@ -15,7 +17,7 @@ Estimates the floor (irreducible tokens + coherence margin) of a transcript segm
 compacted into a summary slot of N tokens. FILE defaults to standard input.
 
   --format      input format, or auto (default) to detect it
-  --range A:B   half-open range of message indices (default: all messages)
+  --range A:B   half-open range of message indices (default: all but the leading system messages, as compact)
   --slot N      summary slot in tokens (default 2000)
   --margin R    coherence margin ratio (default 0.2)
   --tokenizer   o200k_base (default), cl100k_base, approx (ceil(chars/4))
@@ -39,15 +41,21 @@ export const checkCommand: CliCommand = {
     const { transcript, name } = await loadTranscript(positionals[0], io, { format, lenient, keepSource: false, command: 'check' })
     // A one-message segment links no changed decision, and its report shows them only as REFUSE's text lines: the
     // scan for them (a pass over the whole text) runs only then.
-    const [start, end] = resolveRange(range, transcript.messages.length)
+    // Without --range, the segment is what `compact` would compact: the system prompt is never in it.
+    const system = range ? 0 : leadingSystemCount(transcript.messages)
+    const segment = range ?? (system > 0 ? { start: system } : undefined)
+    const [start, end] = resolveRange(segment, transcript.messages.length)
     const oneMessage = end - start <= 1
-    let result: CheckResult = checkTranscript(transcript, { estimator, tokenizer, slot, ...(range ? { range } : {}), ...(oneMessage ? { plan: { changedDecisions: false } } : {}) })
+    let result: CheckResult = checkTranscript(transcript, { estimator, tokenizer, slot, ...(segment ? { range: segment } : {}), ...(oneMessage ? { plan: { changedDecisions: false } } : {}) })
     if (oneMessage && !values.json && result.plan.kind !== 'compact') {
       result = { ...result, plan: { ...result.plan, state: findSupersededState(transcript.messages.slice(start, end), start) } }
     }
     const context = { file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name }
     if (values.json) await writeJsonLine(io, checkJson(result, context, planDecisionJson(result.plan)))
-    else await io.stdout(renderCheckReport(result, context, result.decision.kind === 'compact' ? [] : describePlan(result.plan).filter((line) => !line.startsWith('floor ') && !line.startsWith('decision: '))))
+    else {
+      const lines = result.decision.kind === 'compact' ? [] : describePlan(result.plan).filter((line) => !line.startsWith('floor ') && !line.startsWith('decision: '))
+      await io.stdout(renderCheckReport(result, system > 0 ? { ...context, note: systemNote(system) } : context, lines))
+    }
     return 0
   },
 }

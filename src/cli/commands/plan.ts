@@ -6,6 +6,8 @@ import { parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand } from 
 import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
 import { writeJsonLine } from '../_json-out.js'
 import { loadTranscript } from '../_load.js'
+import { systemNote } from '../_system-note.js'
+import { leadingSystemCount } from '../../transcript/system-prefix.js'
 
 const usage = `usage: floorguard plan [FILE|-] [--range A:B] [--slot N] [--budget N] [--slot-rounding N] [--json]
                       [--retrievable] [--narrative-only] [--dead-region] [--unconstrained] [--no-link-superseded]
@@ -17,7 +19,7 @@ SPLIT into parts that each fit their own slot within the summary budget (fewest 
 tokens, then cuts at user turns; tool calls and results, errors and their fixes, changed decisions are never cut),
 or REFUSE with the offending units and options with numbers. FILE defaults to standard input.
 
-  --range A:B          half-open range of message indices (default: all messages)
+  --range A:B          half-open range of message indices (default: all but the leading system messages, as compact)
   --slot N             summary slot in tokens (default 2000)
   --budget N           most tokens the summaries of a split may cost in all (default: the range's tokens - 1)
   --slot-rounding N    round part slots up to a multiple of N (default 100; 1 sizes them to the floor)
@@ -56,7 +58,9 @@ export const planCommand: CliCommand = {
     if (slotRounding < 1) throw new UsageError(`--slot-rounding: expected an integer >= 1, got ${slotRounding}`)
     const { slot, range, format, lenient, tokenizer, estimator } = await resolveEstimation(values)
     const { transcript, name } = await loadTranscript(positionals[0], io, { format, lenient, keepSource: false, command: 'plan' })
-    const [start, end] = resolveRange(range, transcript.messages.length)
+    // Without --range, the plan is for what `compact` would compact: the system prompt is never in it.
+    const system = range ? 0 : leadingSystemCount(transcript.messages)
+    const [start, end] = resolveRange(range ?? (system > 0 ? { start: system } : undefined), transcript.messages.length)
     const planOptions: PlanOptions = {
       slot,
       slotRounding,
@@ -73,7 +77,7 @@ export const planCommand: CliCommand = {
       const document = { version: 1, file: name, format: transcript.format, tokenizer: tokenizer.name, estimator: estimator.name, decision: { ...decisionOf(plan), ...planDecisionJson(plan) }, plan }
       await writeJsonLine(io, document)
     } else {
-      const header = [`floorguard plan ${name}`, `  format ${transcript.format} · tokenizer ${tokenizer.name} · estimator ${estimator.name} · messages ${start}–${end} of ${transcript.messages.length}`, '']
+      const header = [`floorguard plan ${name}`, `  format ${transcript.format} · tokenizer ${tokenizer.name} · estimator ${estimator.name} · messages ${start}–${end} of ${transcript.messages.length}`, ...(system > 0 ? [`  ${systemNote(system)}`] : []), '']
       await io.stdout(`${[...header, ...describePlan(plan)].join('\n')}\n`)
     }
     return 0
