@@ -20,7 +20,10 @@ export type ItemKind =
 /** One irreducible span of a segment. Offsets are UTF-16 indices into the message's rendered text. */
 export interface FloorItem {
   readonly kind: ItemKind
-  /** The exact text that must survive. */
+  /**
+   * The exact text that must survive: its span as printed (terminal escape sequences removed), so usually
+   * `rendered.slice(start, end)`, and that without its escapes when the span holds some.
+   */
   readonly text: string
   /** Tokens it costs with the estimator's tokenizer (or heuristic). */
   readonly tokens: number
