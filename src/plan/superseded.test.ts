@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { assistant, call, result, user } from './__fixtures__/test-estimator.js'
 import { findAssignments, findSupersededState, markEffects, resolveSupersession, scanAssignments, type StateAssignment } from './superseded.js'
+import type { Message } from '../spec/transcript.js'
 
 /** A string stand-in that counts the characters read through it (`charCodeAt`, and each unit a slice copies). */
 function countingText(text: string) {
@@ -250,6 +251,15 @@ describe('records side by side and one package in several files (re-tests on rea
       ['0.8', 'superseded'],
       ['0.9', 'current'],
     ])
+  })
+
+  test("a system prompt's values of one key are side by side, not a change (a re-test: a Codex prompt's allowed FREQ values were superseded by its example)", () => {
+    const prompt: Message = { role: 'system', parts: [{ type: 'text', text: 'Only hourly (FREQ=HOURLY;INTERVAL=2) and weekly schedules (FREQ=WEEKLY;BYDAY=MO) are allowed.\nExample: FREQ=DAILY;BYHOUR=9' }] }
+    expect(findSupersededState([prompt])).toEqual([])
+    // The conversation's own value still replaces the prompt's.
+    const later = findSupersededState([prompt, user('Make it FREQ=WEEKLY from now on.')])
+    expect(later.filter((entry) => entry.status === 'current').map((entry) => entry.value)).toEqual(['WEEKLY', 'WEEKLY'])
+    expect(later.filter((entry) => entry.status === 'superseded').map((entry) => entry.value)).toEqual(['HOURLY', 'DAILY'])
   })
 
   test('a package pinned in two files is a pin of each file', () => {

@@ -364,7 +364,7 @@ export function findAssignments(message: Message, index: number): StateAssignmen
       for (const entry of markEffects(rendered.text, span.start, span.end, found)) out.push(block ? blockEffect(entry, block, span.start) : entry)
     } else if (part.type === 'tool-call') scanToolCall(part, rendered.text, span.start, span.end, index, out)
   }
-  return parallelRecords(out)
+  return parallelRecords(out, message.role === 'system')
 }
 
 /**
@@ -372,13 +372,16 @@ export function findAssignments(message: Message, index: number): StateAssignmen
  * `instead of`, no arrow, no edit's old side), lists records side by side: an array of findings, each with its
  * `"priority": 1`. None changes the other, so those mentions set nothing (their effect becomes `none`): a later
  * message's value still replaces them, but one does not supersede its sibling. Keys in prose (`threshold: 0.8. Then
- * threshold: 0.9.`) and pins keep their order: there, the later value is the change.
+ * threshold: 0.9.`) and pins keep their order: there, the later value is the change. Not in a system message
+ * (`system`: every mention counts): a system prompt states what holds, it does not narrate changes, so values of one
+ * key it names (the allowed `FREQ=HOURLY` and `FREQ=WEEKLY`, an example's `FREQ=DAILY`) are side by side too.
  */
-function parallelRecords(entries: StateAssignment[]): StateAssignment[] {
+function parallelRecords(entries: StateAssignment[], system = false): StateAssignment[] {
   if (entries.length < 2) return entries
+  const sideBySide = (entry: StateAssignment): boolean => system || (entry.kind === 'assignment' && entry.text.charCodeAt(0) === 34)
   const values = new Map<string, Set<string> | undefined>()
   for (const entry of entries) {
-    if (entry.kind !== 'assignment' || entry.text.charCodeAt(0) !== 34) continue
+    if (!sideBySide(entry)) continue
     if ((entry.effect ?? 'set') !== 'set') {
       // A connector or an edit said how the values relate: keep what it said.
       values.set(entry.key, undefined)
@@ -393,7 +396,7 @@ function parallelRecords(entries: StateAssignment[]): StateAssignment[] {
   for (const set of values.values()) if (set !== undefined && set.size > 1) parallel = true
   if (!parallel) return entries
   return entries.map((entry) => {
-    const set = entry.kind === 'assignment' && entry.text.charCodeAt(0) === 34 ? values.get(entry.key) : undefined
+    const set = sideBySide(entry) ? values.get(entry.key) : undefined
     return set !== undefined && set.size > 1 ? { ...entry, effect: 'none' } : entry
   })
 }
