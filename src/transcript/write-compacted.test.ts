@@ -178,6 +178,31 @@ describe('writeCompacted on a Claude Code session', () => {
   })
 })
 
+describe('writeCompacted keeps a malformed line --lenient skipped, wherever it stood (a re-test: 3 of 35 were dropped)', () => {
+  const BROKEN = '{"type":"assistant","message":{"content":[{"type":"text","text":"cut short by a redact'
+  for (const [name, format, file, after, range] of [
+    // Inside message 1's lines (4–7) of the Claude Code session, and inside message 5's (12–14) of the Codex rollout.
+    ['claude-code', claudeCodeFormat, 'claude-code/native-session.jsonl', 5, [1, 3]],
+    ['codex', codexFormat, 'codex/rollout.jsonl', 12, [3, 8]],
+  ] as const) {
+    it(`${name}: inside a compacted message's lines and outside the range, byte for byte`, async () => {
+      const lines = fixture(file).toString('utf8').split('\n')
+      lines.splice(after, 0, BROKEN)
+      lines.splice(1, 0, `${BROKEN} again`)
+      const input = Buffer.from(lines.join('\n'))
+      const transcript = await format.read(sourceFromString('session.jsonl', input.toString('utf8')), { lenient: true })
+      expect(transcript.warnings?.length).toBe(2)
+      const summaries = [{ range: range as readonly [number, number], text: 'Summary.' }]
+      const output = writeCompacted({ input, transcript, compacted: withSummaries(transcript, summaries), summaries, now: clock, randomId: ids }).toString('utf8').split('\n')
+      expect(output.filter((line) => line === BROKEN)).toHaveLength(1)
+      expect(output.filter((line) => line === `${BROKEN} again`)).toHaveLength(1)
+      // Read again, leniently, it still skips exactly those two lines.
+      const again = await format.read(sourceFromString('out.jsonl', output.join('\n')), { lenient: true })
+      expect(again.warnings?.length).toBe(2)
+    })
+  }
+})
+
 describe('writeCompacted on an Engram log (Claude Code, flattened)', () => {
   it('writes the summary as one Engram record, so the file stays one format, and it reads back as a summary', async () => {
     // A black-box re-test found a native record (parentUuid, type, uuid) written into an Engram file.

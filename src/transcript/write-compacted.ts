@@ -157,6 +157,18 @@ function summaryMessage(text: string): Message {
   return { role: 'user', parts: [{ type: 'summary', text, source: 'floorguard' }] }
 }
 
+/** Whether a JSONL line (its bytes) is no record by its shape alone: not blank, and not `{…}` once trimmed. */
+function isMalformedShape(bytes: Buffer): boolean {
+  const isSpace = (byte: number): boolean => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
+  let first = 0
+  let last = bytes.length - 1
+  // A BOM before the first record of a file is not part of its shape.
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) first = 3
+  while (first <= last && isSpace(bytes[first]!)) first++
+  while (last >= first && isSpace(bytes[last]!)) last--
+  return first <= last && !(bytes[first] === 0x7b && bytes[last] === 0x7d)
+}
+
 /** A range's lines: the replaced messages' (dropped) and the others between its first and last (kept). */
 interface RangeLines {
   readonly summary: CompactedRange
@@ -191,13 +203,18 @@ function spliceLog(input: Buffer, transcript: Transcript, summaries: readonly Co
   }
 
   // A record inside a message's line span that is not the message's (a Claude Code `last-prompt` between two results
-  // of one turn) is not removed: it is kept with the range's other records.
-  if (compaction.ownsLine) {
-    for (const range of ranges) {
-      for (const index of [...range.removed]) {
+  // of one turn) is not removed: it is kept with the range's other records. Nor is a line that is no record at all (a
+  // malformed line `--lenient` skipped): nothing of it is in any message, so it stays byte for byte where it stood,
+  // as every malformed line outside the span does. Without `ownsLine` no line is parsed again: a line that cannot
+  // hold a JSON object (not `{…}` once trimmed) is such a line.
+  for (const range of ranges) {
+    for (const index of [...range.removed]) {
+      let kept: boolean
+      if (compaction.ownsLine) {
         const record = recordOf(index)
-        if (record && !compaction.ownsLine(record)) (range.removed as Set<number>).delete(index)
-      }
+        kept = record ? !compaction.ownsLine(record) : textOf(index).trim() !== ''
+      } else kept = isMalformedShape(bytesOf(index))
+      if (kept) (range.removed as Set<number>).delete(index)
     }
   }
   // A log read in its records' parent order (Claude Code) may give a range a line between another range's lines: a
