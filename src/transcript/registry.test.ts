@@ -130,6 +130,30 @@ describe('detectFormat', () => {
     expect(() => detectFormat('[1, 2, 3]', 'numbers.json')).toThrow(/no format claims/)
   })
 
+  it('reports a JSON document that breaks inside the head by its syntax error and place, as a reader would (a re-test)', () => {
+    // D1: a stray comma or token in the first 64 KiB said "JSON that no format claims", with no location.
+    const chat = (body: string) => `{\n "model": "gpt-4o",\n "messages": [\n  {"role": "user", "content": ${JSON.stringify(body)}}\n ]\n${'}'}`
+    const placeOf = (text: string, index: number) => {
+      const before = text.slice(0, index).split('\n')
+      return `${before.length}:${before.at(-1)!.length + 1}`
+    }
+    // The comma is legal until the closer that follows it: the closer is the error, as the reader says.
+    const strayComma = chat('hi').replace(/\n\}$/, '\n,}')
+    expect(() => detectFormat(strayComma, 'late.json')).toThrow(
+      new RegExp(`^late\\.json:${placeOf(strayComma, strayComma.lastIndexOf('}'))}: expected valid JSON, got "}" \\(so no format can be detected\\); pass --format NAME`),
+    )
+    // A stray token 30 KB in, in a file much longer than the head.
+    const long = chat('x'.repeat(30_000)).replace('"role": "user",', '"role": "user" oops,') + ' '.repeat(200_000)
+    const head = headOf(long)
+    expect(head.length).toBeLessThan(long.length)
+    expect(() => detectFormat(head, 'big.json')).toThrow(new RegExp(`^big\\.json:${placeOf(long, long.indexOf('oops'))}: expected valid JSON, got "oops`))
+    // A NUL outside any string, and after a byte-order mark.
+    const nul = `\uFEFF[\n {"role": "user",\n  \u0000 "content": "hi"}\n]`
+    expect(() => detectFormat(nul, 'nul.json')).toThrow(/^nul\.json:3:3: expected valid JSON/)
+    // JSON lines whose records no format knows still say so: a second value is no syntax error.
+    expect(() => detectFormat('{"a": 1}\n{"b": 2}\n', 'x.jsonl')).toThrow(/no format claims/)
+  })
+
   it('errors on a tie at the top', () => {
     const fake = (name: string): TranscriptFormatV1 => ({ specificationVersion: 'v1', name, layout: 'text', detect: () => 0.8, read: async () => ({ format: name, messages: [], pairs: [], unpaired: [] }) })
     expect(() => detectFormat('anything', 'in.log', { formats: [fake('one'), fake('two')] })).toThrow(

@@ -1,6 +1,7 @@
-import { FloorguardError, InvalidInputError } from '../errors.js'
+import { FloorguardError, formatLocation, InvalidInputError } from '../errors.js'
 import type { TranscriptFormatV1 } from '../spec/format.js'
 import { scanJsonPrefix, scanJsonlHead } from './_json-prefix.js'
+import { parseJson } from './json.js'
 import { aiSdkFormat } from './formats/ai-sdk.js'
 import { aiderFormat } from './formats/aider.js'
 import { anthropicFormat } from './formats/anthropic.js'
@@ -90,6 +91,29 @@ function looksLikeJson(head: string): boolean {
   if (first !== '{' && first !== '[') return false
   if (scanJsonPrefix(trimmed).errorOffset === undefined) return true
   return scanJsonlHead(trimmed, 1)[0] !== undefined
+}
+
+/**
+ * jsonSyntaxError(head) = the reader's syntax error (file:line:column, expected, got) for a head that starts as one
+ * JSON document and breaks inside the head, or undefined: for a head that parses as far as it goes, and for a second
+ * value after a complete first one (JSON lines, where each line is judged by its reader). What a reader given
+ * `--format` would say, so that `auto` says the same instead of "no format claims".
+ */
+function jsonSyntaxError(head: string, sourceName: string): InvalidInputError | undefined {
+  const text = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head
+  const { errorOffset } = scanJsonPrefix(text)
+  if (errorOffset === undefined || scanJsonPrefix(text.slice(0, errorOffset)).complete) return undefined
+  // The first errorOffset characters are a prefix of valid JSON and the next one is not, so JSON.parse fails at or
+  // before errorOffset: inside the head, where the whole file fails too.
+  try {
+    parseJson(text, sourceName)
+  } catch (error) {
+    if (error instanceof InvalidInputError) {
+      const reason = error.message.slice(formatLocation(error.location).length)
+      return new InvalidInputError(`${reason} (so no format can be detected); pass --format NAME to read it as one`, error.location, { cause: error })
+    }
+  }
+  return undefined
 }
 
 /**
@@ -187,6 +211,8 @@ export function detectFormat(head: string, sourceName: string, options: DetectFo
     if (problem) throw new InvalidInputError(`expected a transcript, got ${problem}`, { file: sourceName })
     return text
   }
+  const syntax = jsonSyntaxError(head, sourceName)
+  if (syntax) throw syntax
   const candidates = scores.filter((entry) => entry.score > 0).slice(0, 4)
   const described = candidates.length > 0 ? `; closest: ${candidates.map((entry) => `${entry.name} (${entry.score.toFixed(2)})`).join(', ')}` : ''
   throw new InvalidInputError(
