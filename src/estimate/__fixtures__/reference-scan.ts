@@ -12,7 +12,7 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { wordFlags } from '../extractors/_flags.js'
 import { ERROR_PHRASES } from '../extractors/_phrases.js'
-import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, isBinary, jsonMessage, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
+import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, isBinary, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
 import type { ScanMode } from '../extractors/scan-text.js'
 import { classifyWord, digitHashes, flagPhrases, numericPhrases, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
 
@@ -155,7 +155,7 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
         for (let index = lineStart; index < lineEnd; index++) if ('"\'`“”'.includes(region[index]!)) quotes.push(index)
         forEachQuoted(region, lineStart, lineEnd, quotes, quotes.length, (isRegex, from, to) => {
           if (isRegex) spans.push({ kind: 'regex', start: from, end: to })
-          else if (quotedIsState(region, from, to, quoteSource)) spans.push({ kind: 'quoted', start: from, end: to })
+          else if (quotedIsState(region, from, to, lineQuoteSource(region, lineStart, lineEnd, quoteSource))) spans.push({ kind: 'quoted', start: from, end: to })
         })
       }
       let constraints = withCues ? constraintSpans(region, lineStart, lineEnd) : []

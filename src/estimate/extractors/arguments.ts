@@ -28,8 +28,11 @@ export interface ArgumentOptions {
   readonly caches: ScanCaches
 }
 
-/** Argument keys whose values are narrative about the call, not state. */
-const NARRATIVE_KEYS = new Set(['description', 'explanation', 'thought', 'thoughts', 'reasoning', 'reason', 'justification', 'summary', 'title'])
+/**
+ * Argument keys (lower case) whose values are narrative about the call, not state: a call's description, title or
+ * summary (Claude Code's Bash `description`), and a to-do's `activeForm` (TodoWrite: the same step as a progress line).
+ */
+const NARRATIVE_KEYS = new Set(['description', 'explanation', 'thought', 'thoughts', 'reasoning', 'reason', 'justification', 'summary', 'title', 'activeform'])
 /**
  * Numeric argument keys that steer the call rather than say anything of the work: how long to wait, which lines or
  * how many results to show, a step counter of a thinking tool. A later call picks its own (on the corpus: `timeout`

@@ -372,6 +372,18 @@ export function quotedIsState(text: string, start: number, end: number, source: 
   return !(source === 'assistant' && opener !== BACKTICK && spaces > 0 && lower + digits + prose + spaces === length)
 }
 
+/**
+ * lineQuoteSource(text, [start, end), source) = who wrote the quoted strings of the line: a user's line of harness markup
+ * (opening with a tag: `<summary>Background command "SSH into slate router" failed…</summary>` in a task
+ * notification) is the harness's, which quotes a call's description back, so it is read as agent text (a prose phrase
+ * in quotation marks is narrative); but `<command-args>`, which holds what the user typed after a slash command.
+ */
+export function lineQuoteSource(text: string, start: number, end: number, source: QuoteSource): QuoteSource {
+  if (source === 'assistant') return source
+  const first = firstNonSpace(text, start, end)
+  return opensWithTag(text, first, end) && !text.startsWith('<command-args>', first) ? 'assistant' : source
+}
+
 /** Standard command-line programs: quoted alone, each names a tool that exists, not a value the session set. */
 const PROGRAMS = new Set([
   'cat', 'grep', 'egrep', 'rg', 'ls', 'find', 'head', 'tail', 'less', 'more', 'sed', 'awk', 'xxd', 'hexdump', 'od', 'strings', 'curl',

@@ -4,7 +4,7 @@ import { GenerationSlots, printedUnits, sameUnits, trimmedEnd } from './_scan.js
 import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
-import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, jsonMessage, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
+import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
 import { classifyWord, digitHashes, flagPhrases, hexWordAt, lineHead, mayBeDigitHash, numericPhrases, productBefore, standsAlone, urlEnd } from './words.js'
 
 /**
@@ -537,6 +537,8 @@ class PartScan {
   /** In an edit's payload, a name of code without a value (`config.max_new_tokens`) is in the file the edit names. */
   private readonly codePayload: boolean
   private readonly source: ErrorSource
+  /** Who wrote the part's quoted strings (a line of harness markup may say otherwise: see `lineQuoteSource`). */
+  private readonly quoteSource: QuoteSource
   /** Prose states errors in sentences and bullets: an indented line after one is the next bullet, not its detail. */
   private readonly details: boolean
   private readonly wordKinds: WordKinds
@@ -598,7 +600,7 @@ class PartScan {
     this.wordKinds = caches.words
     this.generation = caches.words.nextGeneration()
     this.spans.quoteText = region
-    this.spans.quoteSource = mode === 'instruction' || mode === 'summary' ? mode : 'assistant'
+    this.quoteSource = mode === 'instruction' || mode === 'summary' ? mode : 'assistant'
   }
 
   /** Scans every line of the part in order, skipping repeated lines that follow no error. */
@@ -640,7 +642,10 @@ class PartScan {
     if (this.firstLineFrom === -1) this.noteFirstLine(lineStart)
     const status = this.errorLine(lineStart, lineEnd)
     if (status === NO_ERROR && this.previous !== NO_ERROR) this.detailLine(lineStart, lineEnd)
-    if (this.quoting && words.lineRaw & QUOTE) forEachQuoted(this.region, lineStart, lineEnd, words.quotes, words.quoteCount, spans.pushQuoted)
+    if (this.quoting && words.lineRaw & QUOTE) {
+      spans.quoteSource = lineQuoteSource(this.region, lineStart, lineEnd, this.quoteSource)
+      forEachQuoted(this.region, lineStart, lineEnd, words.quotes, words.quoteCount, spans.pushQuoted)
+    }
     // The line's error and quoted strings are spans[0, containers); its constraint sentences, pushed last, are found
     // now, as a word inside any of them (inside and shorter, for a sentence, which comes later among equals) cannot
     // change what the line's spans merge into, so it is not classified.

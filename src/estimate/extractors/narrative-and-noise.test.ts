@@ -1,0 +1,53 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { FloorEstimatorV1, FloorItem } from '../../spec/estimator.js'
+import type { Message, Part } from '../../spec/transcript.js'
+import { createTokenizer } from '../../tokenize/index.js'
+import { createFullEstimator } from '../full.js'
+
+// Regressions from a black-box re-test on six Claude Code logs floorguard had never seen (session 10, task Y): what
+// `full` took for state that is narrative or noise, and what it missed. Each test names the class; the examples have
+// the shape the logs had, not their text.
+
+let full: FloorEstimatorV1
+beforeAll(async () => {
+  full = createFullEstimator({ tokenizer: await createTokenizer('o200k_base') })
+})
+
+const assistant = (...parts: Part[]): Message => ({ role: 'assistant', parts })
+const user = (text: string): Message => ({ role: 'user', parts: [{ type: 'text', text }] })
+const texts = (items: readonly FloorItem[]) => items.map((item) => item.text)
+const extract = (message: Message) => texts(full.extract(message, 0))
+
+describe("a call's narrative arguments", () => {
+  it("keeps a Bash call's command and not its description", () => {
+    const items = extract(assistant({ type: 'tool-call', id: 'c1', name: 'Bash', arguments: { command: 'ssh root@192.168.8.1 "uptime"', description: 'SSH into slate router' } }))
+    expect(items).toContain('ssh root@192.168.8.1')
+    expect(items.filter((text) => text.includes('slate router'))).toEqual([])
+  })
+
+  it("keeps no to-do's progress line (TodoWrite's activeForm)", () => {
+    const todos = [{ content: 'SSH into slate router', activeForm: 'SSHing into slate router', status: 'in_progress' }]
+    const items = extract(assistant({ type: 'tool-call', id: 'c1', name: 'TodoWrite', arguments: { todos } }))
+    expect(items).not.toContain('SSHing into slate router')
+  })
+
+  it("takes a call's description a harness quotes back (a task notification) for narrative, and keeps the notification's path", () => {
+    const notification = [
+      '<task-notification>',
+      '<task-id>b9b5b09</task-id>',
+      '<output-file>/tmp/claude/tasks/b9b5b09.output</output-file>',
+      '<status>completed</status>',
+      '<summary>Background command "Run Blocky and capture all output" completed (exit code 0)</summary>',
+      '</task-notification>',
+      'Read the output file to retrieve the result: /tmp/claude/tasks/b9b5b09.output',
+    ].join('\n')
+    const items = extract(user(notification))
+    expect(items.filter((text) => text.includes('Run Blocky'))).toEqual([])
+    expect(items).toContain('/tmp/claude/tasks/b9b5b09.output')
+  })
+
+  it('keeps what the user quoted, after a slash command or in their own words', () => {
+    expect(extract(user('<command-args>rename "Old Title Here" please</command-args>'))).toContain('"Old Title Here"')
+    expect(extract(user('Set the banner to "Welcome back friend" on the home page.'))).toContain('"Welcome back friend"')
+  })
+})
