@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { codexSiblingsLog } from '../../audit/__fixtures__/codex-siblings.js'
 import { createRandom } from '../../_random.js'
 import { REPO } from '../_test-io.js'
 
@@ -294,20 +295,7 @@ describe.skipIf(!fresh)('floorguard audit as a process', () => {
   })
 
   it("reads what a Codex compaction kept (replacement_history) though the worker reads no record's source: a kept summary is a sibling", () => {
-    const first = 'Part one: pinned numpy==1.26.4 in requirements.txt.'
-    const second = 'Part two: renamed FOO_LIMIT in src/limits.rs.'
-    const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] })
-    writeFileSync(
-      join(work, 'siblings.jsonl'),
-      lines([
-        { timestamp: 't', type: 'session_meta', payload: { id: 's', cwd: '/tmp' } },
-        { timestamp: 't', type: 'compacted', payload: { message: first, replacement_history: [user(first)] } },
-        { timestamp: 't', type: 'event_msg', payload: { type: 'context_compacted' } },
-        { timestamp: 't', type: 'compacted', payload: { message: second, replacement_history: [user(first), user(second)] } },
-        { timestamp: 't', type: 'event_msg', payload: { type: 'context_compacted' } },
-        { timestamp: 't', type: 'response_item', payload: user('Check requirements.txt again.') },
-      ]),
-    )
+    writeFileSync(join(work, 'siblings.jsonl'), codexSiblingsLog())
     const { code, stdout } = audit(['siblings.jsonl', '--json'])
     expect(code).toBe(0)
     expect(JSON.parse(stdout).files[0].summaries.map((summary: { replaced: number[]; items: number }) => [summary.replaced, summary.items])).toEqual([

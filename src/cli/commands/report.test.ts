@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { codexSiblingsLog } from '../../audit/__fixtures__/codex-siblings.js'
 import { runCaptured } from '../_test-io.js'
 
 const example = JSON.parse(readFileSync(new URL('../../../examples/turn-412-record.openai.json', import.meta.url), 'utf8')) as { messages: Array<{ role: string; content: string }> }
@@ -90,18 +91,7 @@ describe('floorguard report', () => {
   })
 
   it("reads what a Codex compaction kept (replacement_history), as audit does: a kept earlier summary is a sibling, not a loss", async () => {
-    const first = 'Part one: pinned numpy==1.26.4 in requirements.txt.'
-    const second = 'Part two: renamed FOO_LIMIT in src/limits.rs.'
-    const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] })
-    const records = [
-      { timestamp: 't', type: 'session_meta', payload: { id: 's', cwd: '/tmp' } },
-      { timestamp: 't', type: 'compacted', payload: { message: first, replacement_history: [user(first)] } },
-      { timestamp: 't', type: 'event_msg', payload: { type: 'context_compacted' } },
-      { timestamp: 't', type: 'compacted', payload: { message: second, replacement_history: [user(first), user(second)] } },
-      { timestamp: 't', type: 'event_msg', payload: { type: 'context_compacted' } },
-      { timestamp: 't', type: 'response_item', payload: user('Check requirements.txt again.') },
-    ]
-    writeFileSync(join(folder, 'siblings.jsonl'), records.map((record) => JSON.stringify(record)).join('\n') + '\n')
+    writeFileSync(join(folder, 'siblings.jsonl'), codexSiblingsLog())
     const { code, stdout } = await runCaptured(['report', 'siblings.jsonl', '-o', '-'], { cwd: folder })
     expect(code).toBe(0)
     const data = /<script[^>]*type="application\/json"[^>]*>([^<]*)<\/script>/.exec(stdout)
