@@ -31,7 +31,7 @@ const scores = (head: string): string =>
     .join(' ')
 
 describe('format registry', () => {
-  it('holds all thirteen formats under their own names', () => {
+  it('holds all fourteen formats under their own names', () => {
     expect(transcriptFormatNames).toEqual([
       'openai',
       'openai-responses',
@@ -45,6 +45,7 @@ describe('format registry', () => {
       'gemini-session',
       'swe-agent',
       'aider',
+      'opencode',
       'text',
     ])
     for (const [name, format] of Object.entries(transcriptFormats)) {

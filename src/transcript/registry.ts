@@ -11,6 +11,7 @@ import { codexFormat } from './formats/codex.js'
 import { geminiCliFormat } from './formats/gemini-cli.js'
 import { geminiFormat } from './formats/gemini.js'
 import { geminiSessionFormat } from './formats/gemini-session.js'
+import { openCodeFormat } from './formats/opencode.js'
 import { openaiResponsesFormat } from './formats/openai-responses.js'
 import { openaiFormat } from './formats/openai.js'
 import { sweAgentFormat } from './formats/swe-agent.js'
@@ -30,6 +31,7 @@ export const transcriptFormats = {
   'gemini-session': geminiSessionFormat,
   'swe-agent': sweAgentFormat,
   aider: aiderFormat,
+  opencode: openCodeFormat,
   text: textFormat,
 } as const satisfies Record<string, TranscriptFormatV1>
 
