@@ -23,7 +23,7 @@ describe('readTranscript', () => {
   it('uses a named format and rejects unknown names with the list', async () => {
     const transcript = await readTranscript(sourceFromString('plain.json', '[{"role":"user","content":"hi"}]'), { format: 'ai-sdk' })
     expect(transcript.format).toBe('ai-sdk')
-    await expect(readTranscript(sourceFromString('x', ''), { format: 'langchain' })).rejects.toThrow(/unknown transcript format "langchain": expected auto or one of openai/)
+    await expect(readTranscript(sourceFromString('x', ''), { format: 'langgraph' })).rejects.toThrow(/unknown transcript format "langgraph": expected auto or one of openai/)
   })
 
   it('looks past a 64 KiB head that held nothing distinctive', async () => {

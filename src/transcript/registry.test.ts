@@ -31,7 +31,7 @@ const scores = (head: string): string =>
     .join(' ')
 
 describe('format registry', () => {
-  it('holds all fourteen formats under their own names', () => {
+  it('holds all fifteen formats under their own names', () => {
     expect(transcriptFormatNames).toEqual([
       'openai',
       'openai-responses',
@@ -46,6 +46,7 @@ describe('format registry', () => {
       'swe-agent',
       'aider',
       'opencode',
+      'langchain',
       'text',
     ])
     for (const [name, format] of Object.entries(transcriptFormats)) {
@@ -56,7 +57,7 @@ describe('format registry', () => {
 
   it('gets a format by name and lists the known names for an unknown one', () => {
     expect(getFormat('anthropic')).toBe(transcriptFormats.anthropic)
-    expect(() => getFormat('langchain')).toThrow(/unknown transcript format "langchain": expected auto or one of openai, openai-responses, anthropic, .*, text/)
+    expect(() => getFormat('langgraph')).toThrow(/unknown transcript format "langgraph": expected auto or one of openai, openai-responses, anthropic, .*, text/)
     expect(() => getFormat('toString')).toThrow(FloorguardError)
   })
 })

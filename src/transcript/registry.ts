@@ -11,6 +11,7 @@ import { codexFormat } from './formats/codex.js'
 import { geminiCliFormat } from './formats/gemini-cli.js'
 import { geminiFormat } from './formats/gemini.js'
 import { geminiSessionFormat } from './formats/gemini-session.js'
+import { langChainFormat } from './formats/langchain.js'
 import { openCodeFormat } from './formats/opencode.js'
 import { openaiResponsesFormat } from './formats/openai-responses.js'
 import { openaiFormat } from './formats/openai.js'
@@ -32,6 +33,7 @@ export const transcriptFormats = {
   'swe-agent': sweAgentFormat,
   aider: aiderFormat,
   opencode: openCodeFormat,
+  langchain: langChainFormat,
   text: textFormat,
 } as const satisfies Record<string, TranscriptFormatV1>
 
