@@ -323,10 +323,11 @@ describe('issue 10, missed: the values of a file the agent wrote (a long Write o
     expect(items.filter((text) => text.includes('dtype') || text.includes('strict'))).toEqual([])
   })
 
-  it('keeps no prose and no bare names of code from it', () => {
-    // An error the code raises is not an error that happened, and a constant's name is not its value.
+  it('keeps no prose and no bare names of code from it, but the names it defines', () => {
+    // An error the code raises is not an error that happened, and a constant's name is not its value. The function
+    // the file defines is its interface, which later calls use (session 10, full-interface.test.ts).
     const code = "def train(model, loader):\n    '''Runs one epoch over the loader, then logs.'''\n    if MAX_RETRIES < 1:\n        raise RuntimeError('CUDA error: out of memory')\n    for batch in loader:\n        model.step(batch)\n".repeat(6)
-    expect(texts(full.extract(call('Edit', { file_path: '/repo/train.py', old_string: 'pass', new_string: code }), 0))).toEqual(['/repo/train.py'])
+    expect(texts(full.extract(call('Edit', { file_path: '/repo/train.py', old_string: 'pass', new_string: code }), 0))).toEqual(['/repo/train.py', 'train'])
   })
 
   it('locates every value of a 2 MB payload, the last one exactly (one pass, not one per value)', () => {

@@ -5,7 +5,8 @@ import { renderMessage } from '../transcript/render.js'
 import { entryKind, gistSpeakerEnd, parseStateBlock } from '../state-block/index.js'
 import { argumentItems } from './extractors/arguments.js'
 import { sameUnits, withoutEscapes } from './extractors/_scan.js'
-import { ScanCaches, scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
+import { interfaceNames } from './extractors/interface.js'
+import { ScanCaches, SPAN_KINDS, scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
 import { trailerStart } from './extractors/_summary-framing.js'
 import { SpanSet } from './_span-set.js'
 import { segmentItems } from './segment-items.js'
@@ -83,6 +84,17 @@ function dropNamedFiles(items: FloorItem[]): void {
 const isNameUnit = (code: number): boolean =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46 || code === 45 || code === 64 || code === 43
 
+/** The span kind code of a file view's names. */
+const IDENTIFIER = SPAN_KINDS.indexOf('identifier')
+
+/** viewNames(tool output) = whether it appended spans to `spans`: the names a file view's interface holds (`interfaceNames`). */
+function viewNames(text: string, start: number, end: number, spans: SpanList): boolean {
+  const names: number[] = []
+  interfaceNames(text, start, end, { source: 'view' }, names)
+  for (let index = 0; index < names.length; index += 2) spans.push(IDENTIFIER, names[index]!, names[index + 1]!)
+  return names.length > 0
+}
+
 function modeOf(role: Role): ScanMode {
   if (role === 'assistant') return 'assistant'
   if (role === 'tool') return 'tool'
@@ -118,6 +130,7 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
     const items: FloorItem[] = []
     // Items are distinct by text: each argument text once, and spans with a text an argument has are dropped.
     const argumentTexts = new Set<string>()
+    let unordered = false
     // Agent text holds about one span per 40 units.
     const spans = spare ?? new SpanList(Math.min(rendered.text.length / 32, 1 << 20))
     spare = undefined
@@ -128,7 +141,7 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
         for (const argument of argumentItems(part, span.start, { maxLength, maxLines, caches })) {
           if (argumentTexts.has(argument.text)) continue
           argumentTexts.add(argument.text)
-          items.push({ kind: 'tool-argument', text: argument.text, tokens: tokenizer.count(argument.text), message: messageIndex, start: argument.start, end: argument.end })
+          items.push({ kind: argument.kind ?? 'tool-argument', text: argument.text, tokens: tokenizer.count(argument.text), message: messageIndex, start: argument.start, end: argument.end })
         }
         continue
       }
@@ -154,6 +167,8 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
         continue
       }
       scanText(rendered.text, span.start, span.end, { mode, caches, isError: part.type === 'tool-result' && part.isError, into: spans })
+      // A file view in tool output (a numbered Read, `cat`): the names its top level defines and the env names it reads.
+      if (part.type === 'tool-result' && viewNames(rendered.text, span.start, span.end, spans)) unordered = true
     }
     // Repeats inside one message add nothing to any segment's floor: keep the first occurrence of each text. Spans
     // are deduplicated in place, so only distinct texts are sliced. Most messages have a few spans: those are compared
@@ -180,8 +195,8 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
     spans.escaped = false
     if (spans.kinds.length <= KEPT_SPANS) spare = spans
     dropNamedFiles(items)
-    // Spans come in order; argument items, pushed first, need a sort.
-    if (argumentTexts.size > 0) items.sort((a, b) => a.start - b.start)
+    // Spans come in order; argument items, pushed first, and a view's names, pushed after its part's spans, need a sort.
+    if (argumentTexts.size > 0 || unordered) items.sort((a, b) => a.start - b.start)
     return items
   }
 

@@ -9,12 +9,15 @@
 import type { ToolCallPart } from '../../spec/transcript.js'
 import { capSpan } from './lines.js'
 import { wordsOf } from './_scan.js'
+import { interfaceNames, type InterfaceOptions } from './interface.js'
 import { type ScanCaches, scanText, SpanList } from './scan-text.js'
 import { classifyWord, isWrittenValue, standsAlone } from './words.js'
 
 /** An argument's text that is state, with the range of its JSON form in the rendered message. */
 export interface ArgumentItem {
   readonly text: string
+  /** `identifier` for a name of a written file's interface (see `interfaceNames`); else the argument's own text. */
+  readonly kind?: 'identifier'
   readonly start: number
   readonly end: number
 }
@@ -50,6 +53,8 @@ const PAYLOAD_KEYS = new Set(['content', 'contents', 'new_string', 'old_string',
  * they are scanned whole as assistant text (paths, URLs, settings, ids), however long.
  */
 const INSTRUCTION_KEYS = new Set(['prompt', 'instructions', 'task'])
+/** Payload keys whose text an edit replaces: the names in it are the file's old text, not what the agent wrote. */
+const REPLACED_KEYS = new Set(['old_string', 'old_str'])
 /** Payload values at most this long (and {@link SHORT_PAYLOAD_LINES} lines) are scanned for items. */
 const SHORT_PAYLOAD_LENGTH = 300
 const SHORT_PAYLOAD_LINES = 5
@@ -72,10 +77,10 @@ const COMMAND_KEYS = new Set(['command', 'cmd', 'script', 'commands'])
 export function argumentItems(call: ToolCallPart, callStart: number, options: ArgumentOptions): ArgumentItem[] {
   const items: ArgumentItem[] = []
   const seen = new Set<string>()
-  const push = (text: string, start: number, end: number) => {
+  const push: Push = (text, start, end, kind) => {
     if (seen.has(text)) return
     seen.add(text)
-    items.push({ text, start, end })
+    items.push(kind === undefined ? { text, start, end } : { text, kind, start, end })
   }
   const from = callStart + call.name.length + 1
   if (typeof call.arguments === 'string') {
@@ -87,7 +92,7 @@ export function argumentItems(call: ToolCallPart, callStart: number, options: Ar
   return items
 }
 
-type Push = (text: string, start: number, end: number) => void
+type Push = (text: string, start: number, end: number, kind?: 'identifier') => void
 
 /**
  * Visits `value`, whose JSON form starts at `at`, under `key` (the nearest object key; `inArray` when it is an array
@@ -163,7 +168,10 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     // written into it only (see PAYLOAD_VALUE_KINDS), and for the files a patch names in its headers (the target path
     // stands for the payload). Measured on the corpus's real compaction points, the values of files the agent wrote
     // were 48 of the 120 items a session used again after its first summary.
-    payloadItems(value, 0, value.length, long ? PAYLOAD_VALUE_KINDS : undefined, inOrder(value, at, json), options.caches, push, long ? patchTargets(value) : [])
+    const targets = long ? patchTargets(value) : []
+    // The names the written text defines or depends on (not those an edit replaces).
+    const names: InterfaceOptions | undefined = REPLACED_KEYS.has(name) ? undefined : { source: 'payload', patch: targets.length > 0 || name === 'patch' || name === 'diff' }
+    payloadItems(value, 0, value.length, long ? PAYLOAD_VALUE_KINDS : undefined, inOrder(value, at, json), options.caches, push, targets, names)
     return
   }
   if (COMMAND_KEYS.has(name)) {
@@ -203,7 +211,7 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     // The body of a heredoc that writes a file is a payload: its values are items, as a Write call's are.
     if (bodies.length > 0) {
       const locateBody = inOrder(value, at, json)
-      for (const [start, end] of bodies) payloadItems(value, start, end, PAYLOAD_VALUE_KINDS, locateBody, options.caches, push)
+      for (const [start, end] of bodies) payloadItems(value, start, end, PAYLOAD_VALUE_KINDS, locateBody, options.caches, push, [], { source: 'payload' })
     }
     // Ranges come in order: one pass locates them all.
     const locate = inOrder(value, at, json)
@@ -218,8 +226,9 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
 }
 
 /**
- * Pushes the items of the payload `value[start, end)` read as code (only those of `kinds` when given), located by
- * `locate`, which takes ranges in increasing order.
+ * Pushes the items of the payload `value[start, end)` read as code (only those of `kinds` when given), the paths of
+ * `targets`, and with `names` the names of its interface (`interfaceNames`) not inside an item already pushed, located
+ * by `locate`, which takes ranges in increasing order.
  */
 function payloadItems(
   value: string,
@@ -230,25 +239,43 @@ function payloadItems(
   caches: ScanCaches,
   push: Push,
   targets: ReadonlyArray<readonly [number, number]> = [],
+  names?: InterfaceOptions,
 ): void {
   const spans = scanText(value, start, end, { mode: 'code', caches, into: new SpanList(16) })
+  const defined: number[] = []
+  if (names !== undefined) interfaceNames(value, start, end, names, defined)
   let target = 0
-  // Targets and spans are both in order: merged, so `locate` sees increasing starts.
-  const pushTargetsBefore = (limit: number) => {
-    for (; target < targets.length && targets[target]![0] <= limit; target++) {
-      const [from, to] = locate(targets[target]![0], targets[target]![1])
-      push(value.slice(targets[target]![0], targets[target]![1]), from, to)
+  let name = 0
+  // The end of the last span pushed: a name inside it (`REPO_ROOT` of `REPO_ROOT=/srv/app`) is in that item already.
+  let pushedEnd = -1
+  // Targets, names and spans are each in order: merged, so `locate` sees increasing starts.
+  const pushBefore = (limit: number) => {
+    for (;;) {
+      const targetAt = target < targets.length ? targets[target]![0] : Number.POSITIVE_INFINITY
+      const nameAt = name < defined.length ? defined[name]! : Number.POSITIVE_INFINITY
+      if (target < targets.length && targetAt <= limit && targetAt <= nameAt) {
+        const [from, to] = locate(targetAt, targets[target]![1])
+        push(value.slice(targetAt, targets[target]![1]), from, to)
+        target++
+      } else if (name < defined.length && nameAt < limit) {
+        if (nameAt >= pushedEnd) {
+          const [from, to] = locate(nameAt, defined[name + 1]!)
+          push(value.slice(nameAt, defined[name + 1]), from, to, 'identifier')
+        }
+        name += 2
+      } else return
     }
   }
   for (let index = 0; index < spans.length; index++) {
-    pushTargetsBefore(spans.starts[index]!)
+    pushBefore(spans.starts[index]!)
     const kind = spans.kindOf(index)
     if (kinds !== undefined && !kinds.has(kind) && !(kind === 'identifier' && isWrittenValue(value.slice(spans.starts[index], spans.ends[index])))) continue
     if ((kind === 'path' || kind === 'url') && !isUsablePath(value, spans.starts[index]!, spans.ends[index]!)) continue
     const [from, to] = locate(spans.starts[index]!, spans.ends[index]!)
     push(value.slice(spans.starts[index], spans.ends[index]), from, to)
+    pushedEnd = Math.max(pushedEnd, spans.ends[index]!)
   }
-  pushTargetsBefore(Number.POSITIVE_INFINITY)
+  pushBefore(Number.POSITIVE_INFINITY)
 }
 
 /** Header prefixes of a patch before the path of a file it writes: Codex's apply_patch, then unified diff's. */
