@@ -31,7 +31,7 @@ const scores = (head: string): string =>
     .join(' ')
 
 describe('format registry', () => {
-  it('holds all fifteen formats under their own names', () => {
+  it('holds all sixteen formats under their own names', () => {
     expect(transcriptFormatNames).toEqual([
       'openai',
       'openai-responses',
@@ -47,6 +47,7 @@ describe('format registry', () => {
       'aider',
       'opencode',
       'langchain',
+      'letta',
       'text',
     ])
     for (const [name, format] of Object.entries(transcriptFormats)) {

@@ -12,6 +12,7 @@ import { geminiCliFormat } from './formats/gemini-cli.js'
 import { geminiFormat } from './formats/gemini.js'
 import { geminiSessionFormat } from './formats/gemini-session.js'
 import { langChainFormat } from './formats/langchain.js'
+import { lettaFormat } from './formats/letta.js'
 import { openCodeFormat } from './formats/opencode.js'
 import { openaiResponsesFormat } from './formats/openai-responses.js'
 import { openaiFormat } from './formats/openai.js'
@@ -34,6 +35,7 @@ export const transcriptFormats = {
   aider: aiderFormat,
   opencode: openCodeFormat,
   langchain: langChainFormat,
+  letta: lettaFormat,
   text: textFormat,
 } as const satisfies Record<string, TranscriptFormatV1>
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -156,10 +156,29 @@ describe.skipIf(!fresh)('floorguard audit as a process', () => {
     const listed = stdout.slice(stdout.indexOf('skipped, not read as transcripts:')).split('\n').slice(1, 4)
     expect(listed).toEqual([
       '  logs/README.md: plain text, no transcript format detected (--format text audits it)',
-      '  logs/notes.txt: not a transcript by its name (a walk reads *.jsonl, *.json, *.traj, *.md)',
+      '  logs/notes.txt: not a transcript by its name (a walk reads *.jsonl, *.json, *.traj, *.md, *.af)',
       expect.stringMatching(/^ {2}logs\/package\.json: no transcript format detected: .*JSON that no format claims.* \(--format NAME reads it as NAME\)$/),
     ])
     expect(stdout).toMatch(/\n3 files audited \([\d.]+ MB\), 3 skipped, 0 failed;/)
+  })
+
+  it('a walk reads Letta agent files (*.af) and OpenCode exports with their "Exporting session:" line, and finds their summaries (a re-test)', () => {
+    // G1: the export was read as plain text and its compaction missed; G3: *.af was skipped by its name.
+    const fixtures = join(REPO, 'src', 'transcript', 'formats', '__fixtures__')
+    mkdirSync(join(work, 'agents'), { recursive: true })
+    cpSync(join(fixtures, 'letta', 'agent.af'), join(work, 'agents', 'exporter.af'))
+    cpSync(join(fixtures, 'opencode', 'export.json'), join(work, 'agents', 'session.json'))
+    writeFileSync(join(work, 'agents', 'preamble.json'), `Exporting session: ses_7a1c0e2d4ffeQx2MbN8kLp3RsT\n${readFileSync(join(fixtures, 'opencode', 'export.json'), 'utf8')}`)
+    const { code, stdout, stderr } = audit(['agents', '--json'])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout)
+    expect(report.files.map((file: { file: string; format: string; summaries: unknown[] }) => [file.file, file.format, file.summaries.length])).toEqual([
+      ['agents/exporter.af', 'letta', 1],
+      ['agents/preamble.json', 'opencode', 1],
+      ['agents/session.json', 'opencode', 1],
+    ])
+    expect(report.skipped).toEqual([])
   })
 
   it('--format NAME reads every file as NAME, as check does: the advice of a refused file works (a re-test: audit rejected --format)', () => {

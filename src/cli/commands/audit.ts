@@ -16,7 +16,7 @@ Codex compacted items, Gemini <state_snapshot> blocks, OpenCode summaries, floor
 records of floorguard's hooks in audit.jsonl), the irreducible items of the segment it replaced, which survived
 verbatim, which the session used again after it, and what floorguard would have decided at the summary's size.
 Transcripts without summaries: where a compactor at --slot and the high-water mark (85% of 128k) would have had to
-split or refuse. Directories are walked (*.jsonl, *.json, *.traj, *.md); other files, plain text and files of no
+split or refuse. Directories are walked (*.jsonl, *.json, *.traj, *.md, *.af); other files, plain text and files of no
 detected format found by the walk are skipped: each is listed with the reason. An OpenCode storage directory (one holding session/,
 message/ and part/, e.g. ~/.local/share/opencode/storage) is audited session by session.
 
@@ -34,7 +34,7 @@ Exit codes: 0 every file audited, 2 bad usage or some file could not be read (ba
 some file or a failed write; 141 when the reader of standard output went away (| head), quietly.`
 
 /** Extensions a directory walk audits; anything else is skipped by name. */
-const WALKED_EXTENSIONS = new Set(['.jsonl', '.json', '.traj', '.md'])
+const WALKED_EXTENSIONS = new Set(['.jsonl', '.json', '.traj', '.md', '.af'])
 const WALK_REASON = `not a transcript by its name (a walk reads ${[...WALKED_EXTENSIONS].map((extension) => `*${extension}`).join(', ')})`
 
 /** A skipped file and its place in the walk. */

@@ -25,7 +25,7 @@ Writes one self-contained HTML page (no network requests, works from file://): a
 the irreducible tokens stacked, the slot and high-water lines and the compaction points with each summary's survival;
 the plan for the range a compactor at --slot would compact next; the audit of the summaries already in the log (lost
 items first, each linked to where the session used it again); every item, filterable by kind and highlighted in its
-message. - reads standard input. A DIR is walked (transcript files: .jsonl .json .md .traj .txt .log) into one page with an overview table.
+message. - reads standard input. A DIR is walked (transcript files: .jsonl .json .md .traj .af .txt .log) into one page with an overview table.
 
   -o, --output OUT   where to write the page (default report.html in the current directory; - for standard output)
   --slot N           summary slot in tokens for the plan and the audit's cuts (default 2000)
@@ -50,7 +50,7 @@ const options = {
 } as const
 
 /** Extensions a directory walk reads as transcripts (other files are not looked at). */
-const TRANSCRIPT_EXTENSIONS = ['.jsonl', '.json', '.md', '.traj', '.txt', '.log']
+const TRANSCRIPT_EXTENSIONS = ['.jsonl', '.json', '.md', '.traj', '.af', '.txt', '.log']
 
 /** Message text and listed items the whole page holds at most, shared among a directory's sessions. */
 const PAGE_TEXT_CHARS = 24_000_000
