@@ -238,8 +238,8 @@ describe('no noise from a payload', () => {
     expect(names).toEqual(['run_export'])
   })
 
-  it('short flags, positional arguments, dunders and two-letter names are not items', () => {
-    const content = ['parser.add_argument("path")', 'parser.add_argument("-v")', 'def __init__(self):', 'def fn(x):', 'X = 1', filler(10)].join('\n')
+  it('short flags, positional arguments, dunders, `main` and two-letter names are not items', () => {
+    const content = ['parser.add_argument("path")', 'parser.add_argument("-v")', 'def __init__(self):', 'def fn(x):', 'def main():', 'BS = compute()', filler(10)].join('\n')
     expect(identifiers(full.extract(write(content), 0))).toEqual([])
   })
 })
@@ -277,6 +277,21 @@ describe('names a file view in tool output defines', () => {
     expect(identifiers(full.extract(tool(source.join('\n'), 'Bash'), 0))).toEqual(['share', 'SHARE_DIR'])
     const hooks = '{"hooks": {"Stop": [{"command": "${CLAUDE_PLUGIN_ROOT}/hooks/stop.sh"}]}}'
     expect(identifiers(full.extract(tool(hooks), 0))).toContain('CLAUDE_PLUGIN_ROOT')
+  })
+
+  it('a code block in a report (a sub-agent\'s result) is read at its fence\'s indentation', () => {
+    const report = [
+      '2. **Large files:** loading whole files fails on big JSONL',
+      '   - **Solution:** stream it',
+      '   ```python',
+      '   def process_jsonl_streaming(filepath):',
+      '       with open(filepath) as handle:',
+      '           def inner_helper(x):',
+      '               return x',
+      '   ```',
+      '   def not_code_outside_a_fence(x):',
+    ].join('\n')
+    expect(identifiers(full.extract(tool(report, 'Task'), 0))).toEqual(['process_jsonl_streaming'])
   })
 
   it('ordinary tool output gives no names: prose, logs, a shell prompt\'s $VARS, grep hits, tracebacks', () => {

@@ -70,6 +70,8 @@ export function interfaceNames(text: string, start: number, end: number, options
   const line: number[] = []
   // An `env:` (or `environment:`) block's indentation while its keys are read, else -1.
   let envIndent = -1
+  // Inside a Markdown code fence (a report's or a README's example), its indentation: the code's top level.
+  let fenceIndent = -1
   for (let lineStart = start; lineStart < end; ) {
     let lineEnd = text.indexOf('\n', lineStart)
     if (lineEnd === -1 || lineEnd > end) lineEnd = end
@@ -83,13 +85,15 @@ export function interfaceNames(text: string, start: number, end: number, options
       while (at < lineEnd && isBlank(text.charCodeAt(at))) at++
       const indent = at - content
       line.length = 0
-      if (at < lineEnd) {
+      if (isFence(text, at, lineEnd)) fenceIndent = fenceIndent === -1 ? indent : -1
+      else if (at < lineEnd) {
+        const topLevel = indent === (fenceIndent === -1 ? 0 : fenceIndent)
         if (envIndent !== -1) {
           if (indent <= envIndent) envIndent = -1
           else envKey(text, at, lineEnd, line)
         }
         if (envIndent === -1 && isEnvBlock(text, at, lineEnd)) envIndent = indent
-        if (payload || indent === 0) definition(text, at, lineEnd, indent === 0, payload, line)
+        if (payload || topLevel) definition(text, at, lineEnd, topLevel, payload, line)
         envReads(text, at, lineEnd, payload, anchors, line)
         if (payload) flags(text, at, lineEnd, anchors, line)
         appendSorted(line, into)
@@ -138,6 +142,11 @@ function indexWithin(text: string, code: number, from: number, limit: number): n
   return -1
 }
 
+/** Whether the line (from its first non-blank unit) opens or closes a Markdown code fence. */
+function isFence(text: string, at: number, end: number): boolean {
+  return end - at >= 3 && (text.startsWith('```', at) || text.startsWith('~~~', at))
+}
+
 /** The offset after a file view's line-number prefix (`    12→`, `    12\t`), or `lineStart` when there is none. */
 function afterViewPrefix(text: string, lineStart: number, lineEnd: number): number {
   let at = lineStart
@@ -162,10 +171,11 @@ function skipBlanks(text: string, at: number, end: number): number {
   return at
 }
 
-/** Pushes a name's range when it is long enough and not a dunder (`__init__`). */
+/** Pushes a name's range when it is long enough, not a dunder (`__init__`) and not `main`, which every program has. */
 function pushName(text: string, from: number, to: number, into: number[]): void {
   if (to - from < MIN_NAME) return
   if (text.startsWith('__', from) && text.startsWith('__', to - 2)) return
+  if (to - from === 4 && text.startsWith('main', from)) return
   into.push(from, to)
 }
 
@@ -302,7 +312,7 @@ function definition(text: string, at: number, end: number, topLevel: boolean, ba
       if (text.charCodeAt(follow) === 123) pushName(text, at, wordEnd, into)
       return
     }
-    if (!topLevel || !isEnvName(text, at, wordEnd)) return
+    if (!topLevel || wordEnd - at < MIN_NAME || !isEnvName(text, at, wordEnd)) return
     const code = text.charCodeAt(after)
     // In a view, a constant as source code assigns it (`NAME = …`): `NAME=value` lines are what `env` or a log prints.
     if (code === 61 && text.charCodeAt(after + 1) !== 61 && (bareAssignment || after > wordEnd)) into.push(at, wordEnd)
