@@ -54,6 +54,9 @@ describe('langchain stored messages', () => {
     expect(langChainFormat.detect('[{"type": "human", "data": {"content": "hi"}}, {"type": "banana", "data": {}}]')).toBe(0)
     // A head cut inside the second item still says what the first one is.
     expect(langChainFormat.detect('[{"type": "human", "data": {"content": "hi"}}, {"type": "ai", "da')).toBe(0.95)
+    // A first message longer than the head: its type and the start of its data are enough.
+    expect(langChainFormat.detect(`[{"type": "system", "data": {"content": "${'x'.repeat(70_000)}`.slice(0, 65_536))).toBe(0.95)
+    expect(langChainFormat.detect('[{"type": "system", "da')).toBe(0)
     const broken = fixture('file-history.json').replace('"tool_call_id": "call_pin_1"', '"tool_call_id": 7')
     await expect(read('b.json', broken)).rejects.toThrow(/^b\.json: \/3\/data\/tool_call_id: expected the id of the call this result answers, got number 7$/)
   })

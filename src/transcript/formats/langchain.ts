@@ -52,7 +52,8 @@ function storedMessages(value: unknown): unknown[] | undefined {
 
 /**
  * Scores a head as LangChain stored messages: 0.95 when every whole item among the first 64 is `{type, data}` with a
- * LangChain message type and an object `data` (at least one such item), else 0.
+ * LangChain message type and an object `data` (at least one such item, or a first item the head cuts inside `data`),
+ * else 0.
  */
 export function detectLangChain(head: string): number {
   const start = head.replace(/^\uFEFF/, '').trimStart()
@@ -61,14 +62,18 @@ export function detectLangChain(head: string): number {
   if (scanned.errorOffset !== undefined) return 0
   const items = storedMessages(scanned.value)
   if (items === undefined) return 0
-  // The head may cut the last item anywhere: only whole items count.
+  const isStored = (item: unknown) => isRecord(item) && typeof item['type'] === 'string' && Object.hasOwn(TYPE_ROLES, item['type']) && isRecord(item['data'])
+  // The head may cut the last item anywhere: only whole items count, unless a first item longer than the head is all
+  // there is (its `type` and the start of its `data` arrived).
   const whole = scanned.complete ? items : items.slice(0, -1)
-  let seen = 0
-  for (const item of whole.slice(0, 64)) {
-    if (!isRecord(item) || typeof item['type'] !== 'string' || !Object.hasOwn(TYPE_ROLES, item['type']) || !isRecord(item['data'])) return 0
-    seen++
-  }
-  return seen > 0 ? 0.95 : 0
+  if (whole.length === 0) return items.length === 1 && isStored(items[0]) && !isCut(scanned, items[0], 'type') ? 0.95 : 0
+  for (const item of whole.slice(0, 64)) if (!isStored(item)) return 0
+  return 0.95
+}
+
+/** Whether the head's cut fell inside `container[key]`. */
+function isCut(scanned: ReturnType<typeof scanJsonPrefix>, container: unknown, key: string): boolean {
+  return scanned.cut !== undefined && scanned.cut.container === container && scanned.cut.key === key
 }
 
 /** Text and reasoning parts of `data.content`, and the `tool_use` blocks it holds (calls only when nothing else says). */

@@ -57,6 +57,8 @@ describe('letta agent files', () => {
     expect(lettaFormat.detect('{"agents": [{"name": "x", "messages": []}]}')).toBe(0)
     // A head cut inside the first agent still shows its keys.
     expect(lettaFormat.detect('{"agents": [{"name": "x", "agent_type": "letta_v1_agent", "llm_config": {"mod')).toBe(0.95)
+    // A system prompt longer than the head: `memory_blocks`, which Letta writes second, marks the agent.
+    expect(lettaFormat.detect(`{"agents": [{"name": "x", "memory_blocks": [], "system": "${'x'.repeat(70_000)}`.slice(0, 65_536))).toBe(0.95)
   })
 
   it('warns that only the first of several agents is read, and names a bad role', async () => {

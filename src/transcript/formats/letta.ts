@@ -30,17 +30,18 @@ const LETTA = 'letta'
 /** Keys only a Letta agent carries (one of them, besides `messages`, marks an agent). */
 const AGENT_KEYS = ['agent_type', 'llm_config', 'in_context_message_ids', 'in_context_message_indices', 'memory_blocks', 'core_memory', 'message_buffer_autoclear']
 
-function isAgent(value: unknown): value is Record<string, unknown> {
+/** Whether a value carries at least `marks` of Letta's agent keys. */
+function isAgent(value: unknown, marks: number): value is Record<string, unknown> {
   if (!isRecord(value)) return false
-  let marks = 0
-  for (const key of AGENT_KEYS) if (key in value) marks++
-  return marks >= 2
+  let found = 0
+  for (const key of AGENT_KEYS) if (key in value) found++
+  return found >= marks
 }
 
 /**
- * Scores a head as a Letta agent file: 0.95 for an object whose `agents` array starts with an agent (two of Letta's
- * agent keys: `agent_type`, `llm_config`, `in_context_message_ids`, …), or an object that is itself such an agent
- * with `agent_type` and `llm_config` (the older single-agent layout); else 0.
+ * Scores a head as a Letta agent file: 0.95 for an object whose `agents` array starts with an agent (one of Letta's
+ * agent keys: `memory_blocks`, `agent_type`, `llm_config`, `in_context_message_ids`, …), or an object that is itself an
+ * agent with `agent_type` and `llm_config` (the older single-agent layout); else 0.
  */
 export function detectLetta(head: string): number {
   const start = head.replace(/^\uFEFF/, '').trimStart()
@@ -48,8 +49,9 @@ export function detectLetta(head: string): number {
   const scanned = scanJsonPrefix(start)
   if (scanned.errorOffset !== undefined || !isRecord(scanned.value)) return 0
   const root = scanned.value
-  if (Array.isArray(root['agents'])) return isAgent(root['agents'][0]) ? 0.95 : 0
-  return 'agent_type' in root && 'llm_config' in root && isAgent(root) ? 0.95 : 0
+  // Letta writes `memory_blocks` second, before a system prompt that may run past the head: one key marks an agent there.
+  if (Array.isArray(root['agents'])) return isAgent(root['agents'][0], 1) ? 0.95 : 0
+  return 'agent_type' in root && 'llm_config' in root && isAgent(root, 2) ? 0.95 : 0
 }
 
 /** Whether a text is Letta's note that earlier messages were replaced by a summary, and the note's message. */
