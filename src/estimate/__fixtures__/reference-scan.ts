@@ -12,7 +12,7 @@
 import type { ItemKind } from '../../spec/estimator.js'
 import { wordFlags } from '../extractors/_flags.js'
 import { ERROR_PHRASES } from '../extractors/_phrases.js'
-import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, isBinary, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
+import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
 import type { ScanMode } from '../extractors/scan-text.js'
 import { classifyWord, digitHashes, flagPhrases, numericPhrases, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
 
@@ -140,7 +140,7 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
         const isDetail =
           indent !== -1 &&
           (previous.kind === 'exit'
-            ? !rest.startsWith('Traceback (most recent call last)') && !/^warning/i.test(rest) && !LOG_LEVEL.test(rest.slice(0, 200)) && !/^([^A-Za-z0-9])\1\1/.test(rest)
+            ? !rest.startsWith('Traceback (most recent call last)') && !/^warning/i.test(rest) && !LOG_LEVEL.test(rest.slice(0, 200)) && !/^([^A-Za-z0-9])\1\1/.test(rest) && !isVersionBanner(region, lineStart + indent, lineEnd)
             : indent > previous.indent)
         if (isDetail) {
           const detailStart = lineStart + indent

@@ -16,6 +16,12 @@ export const MAX_ERROR_LENGTH = 400
 /** Names of what failed. A warning (`UserWarning: …`) is not among them: the program printed it and went on. */
 const ERROR_SUFFIX = /(?:Error|Exception|Exit|Fault|Interrupt|Failure|Abort|Panic)$/
 const ERROR_LEAD = /^(?:error|fatal|panic|failed|failure|err!?|exception)$/i
+/**
+ * These suffixes alone are words of prose (`Failure alerts and health checks`, a heading), not an exception's name:
+ * they name an error with a colon (`Failure: …`) only. `Exception` and `Abort` alone still do (`Exception in thread
+ * "main" …`, `Abort trap: 6`).
+ */
+const BARE_SUFFIXES = new Set(['Failure', 'Fault', 'Interrupt'])
 /** An error phrase starting a word (`killed`, not `skilled`). */
 const ERROR_PHRASE_PATTERN = new RegExp(`(?<![A-Za-z])(?:${ERROR_PHRASES.join('|')})`, 'i')
 const LOWER_ERROR_PHRASE_PATTERN = new RegExp(`(?<![a-z])(?:${ERROR_PHRASES.join('|')})`)
@@ -44,6 +50,9 @@ export type ErrorSource = 'tool' | 'pasted' | 'prose'
  * diagnostic: `src/a.py:12: error: …`, `tests/t.py:4: AssertionError`).
  */
 export function errorAnchor(text: string, start: number, end: number, words: readonly Word[], source: ErrorSource, isAscii = false, holdsPhrase?: boolean): number {
+  // A line of a numbered file view (a Read's `  73→`, `cat -n`'s `    73\t`) is the file's content: code or text that
+  // names an error (`raise FileNotFoundError(…)`, `logger.info(f"Skipping (not found)")`), not one that happened.
+  if (source === 'tool' && numberedLineStart(text, start, end) !== -1) return -1
   const prose = source === 'prose'
   const matchEnd = source === 'tool' ? searchMatchPrefix(text, start, end) : -1
   // A statement of code (`PaymentError error;`, `.orElseThrow(() -> new NotFoundException("Event not found"));`),
@@ -59,7 +68,7 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
     const first = name.charCodeAt(0)
     const colon = endsWithColon(text, word)
     const anchors =
-      (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit' && (colon || (!prose && !statement))) ||
+      (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit' && (colon || (!prose && !statement && !BARE_SUFFIXES.has(name)))) ||
       (ERROR_LEAD.test(bare) && (colon || text[word.end] === '[' || (!prose && /^[A-Z!]+$/.test(bare)))) ||
       (!prose && ERRNO.test(bare)) ||
       bare.startsWith('[Errno')
@@ -82,6 +91,8 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
     }
   }
   if (end - trimmed > 4096 || statement) return -1
+  // A line that reports success (`{"message":"Successfully killed shell: b5798f9"}`) states no error by a phrase.
+  if (saysSuccess(text, trimmed, end)) return -1
   // A line of several sentences talks about errors (`Python files will be checked for syntax errors after the
   // edit.`): a program prints one message.
   if (source === 'pasted' && holdsSentenceBreak(text, trimmed, end)) return -1
@@ -91,6 +102,39 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
   if (isAscii) return (holdsPhrase ?? ERROR_PHRASE_PATTERN.test(text.slice(trimmed, end))) ? trimmed : -1
   return LOWER_ERROR_PHRASE_PATTERN.test(text.slice(trimmed, end).toLowerCase()) ? trimmed : -1
 }
+
+/**
+ * numberedLineStart(text, [start, end)) = where the content of a numbered file view's line starts (after `  73→` as
+ * Claude Code's Read prints it, or `    73\t` as `cat -n` does), or -1 when the line is not one: spaces, one to seven
+ * digits, then `→` or a tab.
+ */
+export function numberedLineStart(text: string, start: number, end: number): number {
+  let index = start
+  while (index < end && text.charCodeAt(index) === 32) index++
+  const digits = index
+  while (index < end && index - digits < 8 && isDigitCode(text.charCodeAt(index))) index++
+  if (index === digits || index - digits > 7 || index >= end) return -1
+  const code = text.charCodeAt(index)
+  return code === 0x2192 || code === 9 ? index + 1 : -1
+}
+
+/** Whether `[start, end)` says it succeeded: it holds the word `successfully` or opens with `Success` (any case). */
+function saysSuccess(text: string, start: number, end: number): boolean {
+  const line = text.slice(start, Math.min(end, start + 400)).toLowerCase()
+  return line.startsWith('success') || /(?<![a-z])successfully(?![a-z])/.test(line)
+}
+
+/**
+ * Whether `[start, end)` is a program's version banner (`BusyBox v1.36.1 (2025-08-19 …) multi-call binary.`,
+ * `GNU bash, version 5.2`): its name, then a version. After `Exit code N` it is the program's usage text opening, not
+ * the failure's message.
+ */
+export function isVersionBanner(text: string, start: number, end: number): boolean {
+  return VERSION_BANNER.test(text.slice(start, Math.min(end, start + 80)))
+}
+
+/** A name (letters, digits, `-`, `_`, at most three words), then `v1.2`, `1.2.3` or `version 1.2`. */
+const VERSION_BANNER = /^[A-Za-z][\w-]*(?:,? [A-Za-z][\w-]*){0,2},? (?:version )?v?\d+\.\d+/
 
 /**
  * What a field prints for "no error": `(none)`, `none`, `null`, `nil`, `(empty)`, `0`, `false`, `n/a`, `-`, `""`, `[]`.

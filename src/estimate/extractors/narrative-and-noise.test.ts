@@ -51,3 +51,35 @@ describe("a call's narrative arguments", () => {
     expect(extract(user('Set the banner to "Welcome back friend" on the home page.'))).toContain('"Welcome back friend"')
   })
 })
+
+const toolResult = (content: string, isError = false): Message => ({ role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', content, isError }] })
+const errors = (message: Message) => full.extract(message, 0).filter((item) => item.kind === 'error').map((item) => item.text)
+
+describe('tool output that names an error without one happening', () => {
+  it("takes a numbered file view's lines (a Read's `73→`, `cat -n`) for the file's content, not errors", () => {
+    const read = ['    72→    if not path.exists():', '    73→        raise FileNotFoundError(f"Config not found: {path}")', '   123→            logger.info(f"Skipping (not found): {root}")', '     5→Python was not found; run without arguments'].join('\n')
+    expect(errors(toolResult(read))).toEqual([])
+    expect(errors(toolResult('    12\tlogger.info(f"Skipping (not found): {root}")\n    13\treturn None'))).toEqual([])
+    // The same lines as a program prints them are errors.
+    expect(errors(toolResult('Python was not found; run without arguments'))).toEqual(['Python was not found; run without arguments'])
+    expect(errors(toolResult('src/a.py:12: error: Name "x" is not defined'))).toEqual(['error: Name "x" is not defined'])
+  })
+
+  it('takes a line that reports success for no error', () => {
+    expect(errors(toolResult('{"message":"Successfully killed shell: b5798f9 (ssh root@slate)","shell_id":"b5798f9"}'))).toEqual([])
+    expect(errors(toolResult('Process 4242 killed successfully'))).toEqual([])
+    expect(errors(toolResult('Killed'))).toEqual(['Killed'])
+  })
+
+  it("takes a program's version banner after `Exit code N` for its usage text, not the failure's message", () => {
+    const busybox = 'Exit code 1\nBusyBox v1.36.1 (2025-08-19 14:33:15 UTC) multi-call binary.\n\nUsage: ps\n\nShow list of processes'
+    expect(errors(toolResult(busybox, true))).toEqual(['Exit code 1'])
+    expect(errors(toolResult('Exit code 2\nmake: *** No rule to make target `all`.  Stop.', true))).toEqual(['Exit code 2', 'make: *** No rule to make target `all`.  Stop.'])
+  })
+
+  it('takes a suffix word alone (`Failure alerts`, a heading) for prose, and a named one or one with a colon for an error', () => {
+    expect(errors(toolResult('12. **Implement monitoring** - Failure alerts and health checks'))).toEqual([])
+    expect(errors(toolResult('Failure: disk quota exceeded'))).toEqual(['Failure: disk quota exceeded'])
+    expect(errors(toolResult('raised DeviceFailure while flashing'))).toEqual(['DeviceFailure while flashing'])
+  })
+})

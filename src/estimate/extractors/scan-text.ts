@@ -4,7 +4,7 @@ import { GenerationSlots, printedUnits, sameUnits, trimmedEnd } from './_scan.js
 import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
-import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
+import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
 import { classifyWord, digitHashes, flagPhrases, hexWordAt, lineHead, mayBeDigitHash, numericPhrases, productBefore, standsAlone, urlEnd } from './words.js'
 
 /**
@@ -935,6 +935,8 @@ function detailSpan(text: string, lineStart: number, lineEnd: number, previous: 
     if (text.startsWith('Traceback (most recent call last)', first)) return -1
     // A log record or a warning is what the run printed on its way, not what failed.
     if (isLogOrWarning(text, first, lineEnd)) return -1
+    // A version banner opens a usage text (`BusyBox v1.36.1 (…) multi-call binary.`), which says what the program does.
+    if (isVersionBanner(text, first, lineEnd)) return -1
     const code = text.charCodeAt(first)
     if (first + 2 < lineEnd && !isAsciiWordUnit(code) && text.charCodeAt(first + 1) === code && text.charCodeAt(first + 2) === code) return -1
     return first
