@@ -8,9 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { auditLogRecords, isAuditLogHead, withTranscriptFutureUse } from '../../audit/audit-log.js'
 import { auditTranscript } from '../../audit/audit.js'
 import {
-  isOpenCodeExportHead,
   openCodeStorageId,
-  readOpenCodeExport,
   readOpenCodeStorageSession,
   sortOpenCodeStorageNames,
   type OpenCodeStoredMessage,
@@ -122,10 +120,8 @@ export async function auditFile(job: AuditJob, settings: AuditWorkerSettings, to
     }
     let transcript
     try {
-      transcript =
-        auto && isOpenCodeExportHead(source.head)
-          ? readOpenCodeExport(await source.text(), job.file)
-          : await readKeepingCompactions(named, { format: settings.format, lenient: settings.lenient })
+      // Detection claims every format, OpenCode exports included.
+      transcript = await readKeepingCompactions(named, { format: settings.format, lenient: settings.lenient })
     } catch (error) {
       if (!job.explicit && auto && isDetectionFailure(error)) return { id: job.id, kind: 'skip', reason: `no transcript format detected: ${skipReason(error, job.file)} (--format NAME reads it as NAME)` }
       throw error
