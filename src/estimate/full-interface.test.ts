@@ -35,7 +35,7 @@ function expectLocated(message: Message, items: readonly FloorItem[]) {
 }
 
 describe('names a written payload defines', () => {
-  it('Python: functions, classes, async def, test functions, top-level constants, env reads and argparse flags', () => {
+  it('Python: functions, classes, methods, async def, top-level constants, env reads and argparse flags', () => {
     const content = [
       'import os',
       'from pathlib import Path',
@@ -45,9 +45,9 @@ describe('names a written payload defines', () => {
       '    local_name = project_dir / "x"',
       "    token = os.environ['GITHUB_TOKEN']",
       '    return os.getenv("SLACK_WEBHOOK_URL", local_name)',
-      'class TestPhoneRedaction(unittest.TestCase):',
-      '    def test_slack_token(self):',
-      '        self.assertEqual(redact(x), y)',
+      'class PhoneRedactor(Base):',
+      '    def redact(self, text):',
+      '        return self.pattern.sub(text)',
       'async def create_gist(session):',
       '    pass',
       'parser.add_argument("--project-dir", "-p", help="where")',
@@ -55,9 +55,7 @@ describe('names a written payload defines', () => {
     ].join('\n')
     const message = write(content)
     const items = full.extract(message, 0)
-    expect(identifiers(items)).toEqual([
-      'REPO_ROOT', 'MAX_RETRIES', 'find_transcript', 'GITHUB_TOKEN', 'SLACK_WEBHOOK_URL', 'TestPhoneRedaction', 'test_slack_token', 'create_gist', '--project-dir',
-    ])
+    expect(identifiers(items)).toEqual(['REPO_ROOT', 'MAX_RETRIES', 'find_transcript', 'GITHUB_TOKEN', 'SLACK_WEBHOOK_URL', 'PhoneRedactor', 'redact', 'create_gist', '--project-dir'])
     expectLocated(message, items)
   })
 
@@ -238,6 +236,11 @@ describe('no noise from a payload', () => {
     expect(names).toEqual(['run_export'])
   })
 
+  it('test names are not items (a test runner finds them; sessions seldom name one again)', () => {
+    const content = ['class TestPhoneRedaction(unittest.TestCase):', '    def test_slack_token(self):', '        pass', 'func TestShare(t *testing.T) {', '}', 'def testable_helper():', filler(10)].join('\n')
+    expect(identifiers(full.extract(write(content), 0))).toEqual(['testable_helper'])
+  })
+
   it('short flags, positional arguments, dunders, `main` and two-letter names are not items', () => {
     const content = ['parser.add_argument("path")', 'parser.add_argument("-v")', 'def __init__(self):', 'def fn(x):', 'def main():', 'BS = compute()', filler(10)].join('\n')
     expect(identifiers(full.extract(write(content), 0))).toEqual([])
@@ -275,6 +278,9 @@ describe('names a file view in tool output defines', () => {
     const numbered = source.map((line, index) => `${String(index + 1).padStart(6)}\t${line}`).join('\n')
     expect(identifiers(full.extract(tool(numbered, 'Bash'), 0))).toEqual(['share', 'SHARE_DIR'])
     expect(identifiers(full.extract(tool(source.join('\n'), 'Bash'), 0))).toEqual(['share', 'SHARE_DIR'])
+    // SWE-agent's `open` (and `grep -n`): `12:def share(path):`.
+    const opened = ['[File: /repo/share.py (4 lines total)]', ...source.map((line, index) => `${index + 1}:${line}`)].join('\n')
+    expect(identifiers(full.extract(tool(opened, 'bash'), 0))).toEqual(['share', 'SHARE_DIR'])
     const hooks = '{"hooks": {"Stop": [{"command": "${CLAUDE_PLUGIN_ROOT}/hooks/stop.sh"}]}}'
     expect(identifiers(full.extract(tool(hooks), 0))).toContain('CLAUDE_PLUGIN_ROOT')
   })

@@ -147,7 +147,10 @@ function isFence(text: string, at: number, end: number): boolean {
   return end - at >= 3 && (text.startsWith('```', at) || text.startsWith('~~~', at))
 }
 
-/** The offset after a file view's line-number prefix (`    12→`, `    12\t`), or `lineStart` when there is none. */
+/**
+ * The offset after a file view's line-number prefix (`    12→` of a Read, `    12\t` of `cat -n`, `12:` of SWE-agent's
+ * `open` and `grep -n`), or `lineStart` when there is none.
+ */
 function afterViewPrefix(text: string, lineStart: number, lineEnd: number): number {
   let at = lineStart
   while (at < lineEnd && text.charCodeAt(at) === 32) at++
@@ -155,7 +158,7 @@ function afterViewPrefix(text: string, lineStart: number, lineEnd: number): numb
   while (at < lineEnd && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57) at++
   if (at === digits || at >= lineEnd) return lineStart
   const code = text.charCodeAt(at)
-  return code === 0x2192 || code === 9 ? at + 1 : lineStart
+  return code === 0x2192 || code === 9 || code === 58 ? at + 1 : lineStart
 }
 
 /** The end of the name starting at `at` (`at` itself when none starts there). */
@@ -171,12 +174,24 @@ function skipBlanks(text: string, at: number, end: number): number {
   return at
 }
 
-/** Pushes a name's range when it is long enough, not a dunder (`__init__`) and not `main`, which every program has. */
+/**
+ * Pushes a name's range when it is long enough, not a dunder (`__init__`), not `main` (every program has one) and not a
+ * test's (`test_x`, `TestX`, `testX`): a test runner finds tests, and sessions seldom name one again (on the corpus's
+ * and the re-test's cuts, 5 of 146 test names were used after the cut, against 133 of 337 other names).
+ */
 function pushName(text: string, from: number, to: number, into: number[]): void {
   if (to - from < MIN_NAME) return
   if (text.startsWith('__', from) && text.startsWith('__', to - 2)) return
   if (to - from === 4 && text.startsWith('main', from)) return
+  if (isTestName(text, from, to)) return
   into.push(from, to)
+}
+
+/** Whether `[from, to)` names a test: `test_…`, or `test`/`Test` then an upper-case letter. */
+function isTestName(text: string, from: number, to: number): boolean {
+  if (to - from < 5 || !(text.startsWith('test', from) || text.startsWith('Test', from))) return false
+  const next = text.charCodeAt(from + 4)
+  return (next === 95 && text.charCodeAt(from) === 116) || (next >= 65 && next <= 90)
 }
 
 /** Whether `[from, to)` is an environment variable's name: upper case, digits and `_`, a letter among them. */
