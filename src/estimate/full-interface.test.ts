@@ -332,12 +332,15 @@ describe('names a file view in tool output defines', () => {
 
 describe('a hostile payload', () => {
   it('a megabyte of near-definitions and anchors is read in linear time', () => {
-    const pieces = ['def (', 'class ', 'os.environ[', '${', 'add_argument("-', 'func (', 'CREATE TABLE ', 'pub(', 'export ', '$']
+    const pieces = ['def (', 'class ', 'os.environ[', '${', 'add_argument("-', 'func (', 'CREATE TABLE ', 'pub(', 'export ', '$', "os.environ['ABC'] ${DEF}"]
     let content = ''
     for (let index = 0; content.length < 1 << 20; index++) content += pieces[index % pieces.length]! + (index % 13 === 0 ? '\n' : ' ')
     const one = content.slice(0, 1 << 20)
     const long = one.replace(/\n/g, ' ')
-    for (const text of [one, long]) {
+    // Tens of thousands of names on one line, from two anchors interleaved (sorting them pairwise was quadratic).
+    let envLine = ''
+    for (let index = 0; envLine.length < 1 << 20; index++) envLine += `os.environ['AB${index}'] \${CD${index}} `
+    for (const text of [one, long, envLine]) {
       const items = full.extract(write(text), 0)
       expect(items.length).toBeGreaterThan(0)
     }

@@ -454,7 +454,14 @@ function isFlagName(text: string, from: number, to: number): boolean {
 /** Appends a line's ranges to `into` sorted by start, without repeats or ranges inside the previous one. */
 function appendSorted(line: number[], into: number[]): void {
   if (line.length === 0) return
-  // Insertion sort of pairs: a line holds a handful.
+  if (line.length > 32) {
+    // A long line may hold thousands (`${A} ${B} …` on one line): sort the pairs in O(n log n).
+    const order = Array.from({ length: line.length / 2 }, (_, pair) => pair)
+    order.sort((a, b) => line[2 * a]! - line[2 * b]!)
+    const sorted = order.flatMap((pair) => [line[2 * pair]!, line[2 * pair + 1]!])
+    for (let index = 0; index < sorted.length; index++) line[index] = sorted[index]!
+  }
+  // Insertion sort of pairs: a line holds a handful (and a longer line's pairs are in order already).
   for (let index = 2; index < line.length; index += 2) {
     const start = line[index]!
     const stop = line[index + 1]!
