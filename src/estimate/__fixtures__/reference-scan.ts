@@ -14,7 +14,7 @@ import { wordFlags } from '../extractors/_flags.js'
 import { ERROR_PHRASES } from '../extractors/_phrases.js'
 import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
 import type { ScanMode } from '../extractors/scan-text.js'
-import { classifyWord, digitHashes, flagPhrases, numericPhrases, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
+import { classifyWord, digitHashes, flagPhrases, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
 
 /** Whitespace as the scan reads it: ASCII's, and the Unicode spaces it treats alike. */
 const WHITESPACE = /[ \t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/
@@ -166,6 +166,13 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
       words.forEach((word, index) => {
         if (word.text.length < 2) return
         const kind = classifyWord(word.text, word.flags)
+        // Tool output: a path it tells the agent to read next, and the UUIDs a longer word holds.
+        if (tool && kind === 'path' && /[/\\]/.test(word.text) && pointsToPath(region, starts, ends, index) && standsAlone(word.text, kind, word.flags)) spans.push({ kind: 'path', start: word.start, end: word.end })
+        if (tool && (kind === undefined || !TOOL_KINDS.has(kind)) && /-/.test(word.text) && /\d/.test(word.text)) {
+          for (const match of word.text.matchAll(/(?<![A-Za-z0-9])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![A-Za-z0-9])/g)) {
+            if (word.text.length > 36) spans.push({ kind: 'uuid', start: word.start + match.index!, end: word.start + match.index! + 36 })
+          }
+        }
         if (kind === undefined || (tool && !TOOL_KINDS.has(kind))) return
         const product = index > 0 && (kind === 'version' || (kind === 'number' && /^v?(?=[0-9.]*\d)(?=[0-9.]*\.)[0-9.]+\+?$/.test(word.text))) ? productBefore(region, starts, ends, flags, index, kind === 'version') : -1
         if (product !== -1) spans.push({ kind: 'version', start: product, end: word.end })

@@ -83,3 +83,26 @@ describe('tool output that names an error without one happening', () => {
     expect(errors(toolResult('raised DeviceFailure while flashing'))).toEqual(['DeviceFailure while flashing'])
   })
 })
+
+describe('ids and paths tool output hands the agent', () => {
+  const id = 'ff59cfd2-09dc-4a18-8c9f-0d46c3d4e8cd'
+  const ofKind = (message: Message, kind: string) => full.extract(message, 0).filter((item) => item.kind === kind).map((item) => item.text)
+
+  it('keeps the UUID a path in tool output holds (Windows and POSIX), as it keeps one standing alone', () => {
+    expect(ofKind(toolResult(`session ${id} saved`), 'uuid')).toEqual([id])
+    expect(ofKind(toolResult(`  C:\\Users\\M\\.claude\\projects\\C--Users-M\\${id}\\transcript.jsonl  12 KB`), 'uuid')).toEqual([id])
+    expect(ofKind(toolResult(`/home/m/.claude/projects/-home-m/${id}/tool-results/out`), 'uuid')).toEqual([id])
+    // Not a UUID: one hex digit too many, or glued to a letter.
+    expect(ofKind(toolResult(`/runs/${id}0/out-7 and /runs/x${id}/out-7`), 'uuid')).toEqual([])
+  })
+
+  it('keeps a path the output tells the agent to read next (persisted output, a log written), and no other listed path', () => {
+    const persisted = `<persisted-output>\nOutput too large (178.2KB). Full output saved to: /home/m/.claude/projects/-home-m/${id}/tool-results/toolu_01VXD9LZara1JpfTGn6wMi5X.txt\n</persisted-output>`
+    expect(ofKind(toolResult(persisted), 'path')).toEqual([`/home/m/.claude/projects/-home-m/${id}/tool-results/toolu_01VXD9LZara1JpfTGn6wMi5X.txt`])
+    const windows = 'Full output saved to: C:\\Users\\M\\.claude\\projects\\C--Users-M\\tool-results\\toolu_01Jk9fudWEwdPGbbejiMojHy.txt'
+    expect(ofKind(toolResult(windows), 'path')).toEqual(['C:\\Users\\M\\.claude\\projects\\C--Users-M\\tool-results\\toolu_01Jk9fudWEwdPGbbejiMojHy.txt'])
+    expect(ofKind(toolResult('Build finished. Log written to /var/log/build/latest.log'), 'path')).toEqual(['/var/log/build/latest.log'])
+    // A listing's paths can be had again by listing again.
+    expect(ofKind(toolResult('src/estimate/full.ts\nsrc/estimate/seed.ts\n/var/log/build/latest.log'), 'path')).toEqual([])
+  })
+})

@@ -1,11 +1,11 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import { COLON, DIGIT, DOT, EQUALS, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, OTHER, PAREN, QUOTE, RIGHT_QUOTE, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
+import { BACKSLASH, COLON, DIGIT, DOT, EQUALS, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, OTHER, PAREN, QUOTE, RIGHT_QUOTE, SLASH, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
 import { GenerationSlots, printedUnits, sameUnits, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
 import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
-import { classifyWord, digitHashes, flagPhrases, hexWordAt, lineHead, mayBeDigitHash, numericPhrases, productBefore, standsAlone, urlEnd } from './words.js'
+import { classifyWord, digitHashes, flagPhrases, hexWordAt, lineHead, mayBeDigitHash, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd, uuidsIn } from './words.js'
 
 /**
  * How a part's text is scanned: `instruction` (user, system) for everything including constraint sentences and pasted
@@ -33,6 +33,7 @@ const IDENTIFIER = kindCode('identifier')
 const PATH = kindCode('path')
 const URL_KIND = kindCode('url')
 const HASH = kindCode('hash')
+const UUID = kindCode('uuid')
 /** Units that make an identifier hold a value: `=`, a digit or a quote (`dtype="float32"`, `probs.max(dim=-1)`). */
 const VALUE_UNITS = EQUALS | DIGIT | QUOTE
 const NO_SPANS: readonly RawSpan[] = []
@@ -40,6 +41,8 @@ const NO_SPANS: readonly RawSpan[] = []
 function mayBeToolIdentifier(flags: number, length: number): boolean {
   if (flags & COLON || (flags & DIGIT && flags & DOT)) return true
   if (flags & HYPHEN && length === 36) return true
+  // A path or a name that may carry a UUID (`…/-home-m/3cfce0ff-0725-47be-a572-f8af8122b71e/…`).
+  if (length > 36 && (flags & (HYPHEN | DIGIT)) === (HYPHEN | DIGIT)) return true
   return length >= 7 && length <= 64 && (flags & ~(LOWER | DIGIT)) === 0 && (flags & DIGIT) !== 0 && (flags & LOWER) !== 0
 }
 
@@ -652,6 +655,7 @@ class PartScan {
     const containers = spans.count
     const constraints = this.constraintSentences(lineStart, lineEnd, containers)
     if (words.candidateCount > 0) this.classifyCandidates(containers, constraints)
+    if (this.tool && words.lineFlags & (SLASH | BACKSLASH)) this.pointedPaths()
     if (!this.tool && words.lineFlags & DIGIT) this.numericPhrases()
     if (!this.tool && words.dash) this.flagPhrases()
     if (words.digits) this.digitHashes(lineStart, lineEnd)
@@ -777,7 +781,14 @@ class PartScan {
       }
       const classified = this.wordKinds.kindOf(region, wordStart, wordEnd, flags[word]!, this.generation)
       const code = classified & KIND_MASK
-      if (classified < 0 || (tool && (TOOL_RESULT_CODES & (1 << code)) === 0)) continue
+      if (classified < 0 || (tool && (TOOL_RESULT_CODES & (1 << code)) === 0)) {
+        // In tool output, the UUIDs a longer word holds (a session's or a run's id inside a path) are its ids.
+        if (tool && wordEnd - wordStart > 36 && (flags[word]! & (HYPHEN | DIGIT)) === (HYPHEN | DIGIT)) {
+          const found = uuidsIn(region, wordStart, wordEnd, this.phrases)
+          for (let at = 0; at < found; at++) spans.push(UUID, this.phrases[2 * at]!, this.phrases[2 * at + 1]!)
+        }
+        continue
+      }
       // A version keeps the product it versions (`OpenWrt 23.05-SNAPSHOT`, `node 20.11.1`, `Python 3.11`).
       const product = word > 0 && (code === VERSION || (code === NUMBER && (flags[word]! & ~(LOWER | NON_HEX_LETTER | OTHER)) === (DIGIT | DOT))) ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
       if (product !== -1) spans.push(VERSION, product, wordEnd)
@@ -786,6 +797,20 @@ class PartScan {
         const end = code === URL_KIND ? urlEnd(region, wordStart, wordEnd) : wordEnd
         if (end !== -1) spans.push(code, wordStart, end)
       }
+    }
+  }
+
+  /**
+   * Pushes the paths tool output tells the agent to read next (`Full output saved to: /tmp/…/toolu_01….txt`, see
+   * `pointsToPath`): not output the call gives again, but where the rest of it is.
+   */
+  private pointedPaths(): void {
+    const { words, region, spans } = this
+    const { starts, ends, flags, count } = words
+    for (let word = 1; word < count; word++) {
+      if ((flags[word]! & (SLASH | BACKSLASH)) === 0 || !pointsToPath(region, starts, ends, word)) continue
+      const classified = this.wordKinds.kindOf(region, starts[word]!, ends[word]!, flags[word]!, this.generation)
+      if (classified >= 0 && (classified & KIND_MASK) === PATH && (classified & NOT_ALONE) === 0) spans.push(PATH, starts[word]!, ends[word]!)
     }
   }
 

@@ -830,3 +830,65 @@ export function digitHashes(text: string, starts: readonly number[], ends: reado
   }
   return found
 }
+
+const isHexUnit = (code: number) => (code >= 48 && code <= 57) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70)
+const isAsciiAlnum = (code: number) => (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90)
+
+/**
+ * uuidsIn(text, [start, end), into) = how many UUIDs the word `[start, end)` holds (a path or a name that carries one:
+ * `…/projects/-home-m/3cfce0ff-0725-47be-a572-f8af8122b71e/tool-results/…`), their offsets appended to `into` as
+ * [start, end) pairs from index 0: 8-4-4-4-12 hex digits with no letter or digit either side. Each offset is tried once
+ * with a check of 36 units at most: linear in the word.
+ */
+export function uuidsIn(text: string, start: number, end: number, into: number[]): number {
+  let found = 0
+  for (let at = start; at + 36 <= end; at++) {
+    if (at > start && isAsciiAlnum(text.charCodeAt(at - 1))) continue
+    if (at + 36 < end && isAsciiAlnum(text.charCodeAt(at + 36))) continue
+    let matches = true
+    for (let offset = 0; offset < 36 && matches; offset++) {
+      const code = text.charCodeAt(at + offset)
+      matches = offset === 8 || offset === 13 || offset === 18 || offset === 23 ? code === 45 : isHexUnit(code)
+    }
+    if (!matches) continue
+    into[2 * found] = at
+    into[2 * found + 1] = at + 36
+    found++
+    at += 35
+  }
+  return found
+}
+
+/**
+ * Words (lower case, a trailing `:` dropped) that, just before a path in tool output, tell the agent to read it next:
+ * `Full output saved to: /tmp/…/toolu_01….txt` (Claude Code's `<persisted-output>`), `Log written to /var/log/x`,
+ * `see /tmp/report.html`.
+ */
+const POINTER_PAIRS = new Set(['saved to', 'saved in', 'saved at', 'written to', 'written in', 'stored in', 'stored at', 'logged to', 'redirected to', 'available at', 'located at', 'output file', 'log file', 'output in', 'details in'])
+const POINTER_WORDS = new Set(['see', 'read', 'open'])
+
+/**
+ * pointsToPath(text, starts, ends, index) = whether the words just before the line's `index`-th word tell the agent to
+ * read what it names (see {@link POINTER_PAIRS}): what the output says to read next is not output the same call gives
+ * again, but where the rest of it is.
+ */
+export function pointsToPath(text: string, starts: readonly number[], ends: readonly number[], index: number): boolean {
+  if (index === 0) return false
+  const last = pointerWord(text, starts[index - 1]!, ends[index - 1]!)
+  if (last === undefined) return false
+  if (POINTER_WORDS.has(last)) return true
+  if (index === 1) return false
+  const before = pointerWord(text, starts[index - 2]!, ends[index - 2]!)
+  return before !== undefined && POINTER_PAIRS.has(`${before} ${last}`)
+}
+
+/** The word `[start, end)` in lower case without a trailing `:`, if it is a short one of letters (else undefined). */
+function pointerWord(text: string, start: number, end: number): string | undefined {
+  if (end > start && text.charCodeAt(end - 1) === 58) end--
+  if (end - start < 2 || end - start > 10) return undefined
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index) | 32
+    if (code < 97 || code > 122) return undefined
+  }
+  return text.slice(start, end).toLowerCase()
+}
