@@ -387,7 +387,7 @@ describe('issue 10, a ledger a model can use: a command sent to another machine'
     expect(texts(estimate.items)).toEqual([
       connection,
       '"cd /workspace/diffusion && python scripts/pretrain.py --max_steps 3000 --per_device_train_batch_size 16"',
-      'sleep 30 &&',
+      // The wait before the connection is no item (`sleep 30 &&` was one: a fragment nobody types again, a re-test).
       '"cd /workspace/diffusion && python scripts/generate.py --model_path ./checkpoints/run1 --num_steps 64"',
     ])
     // Each item is located where it stands in its call's rendering.

@@ -483,9 +483,12 @@ function remoteConnection(command: string): [number, number] | undefined {
   }
 }
 
+/** A wait alone, with the operator that chains it (`sleep 30 &&`, `sleep 2;`). */
+const WAIT_STEP = /^sleep [0-9.]+[smhd]? *(?:&&|;|\|\|)?$/
+
 /**
  * `ranges` (in order) with the connection `[start, end)` as a range of its own: a range holding it is cut into what
- * stands before it (when it holds a letter or digit, not only `&&`) and what follows it (trimmed, opening quote
+ * stands before it (when it holds a letter or digit, not only `&&`, and is not a wait: `sleep 30 &&`) and what follows it (trimmed, opening quote
  * kept), unless a heredoc follows it, whose opening line stays whole.
  */
 function withoutConnection(value: string, ranges: ReadonlyArray<[number, number]>, connection: [number, number]): Array<[number, number]> {
@@ -496,7 +499,8 @@ function withoutConnection(value: string, ranges: ReadonlyArray<[number, number]
       continue
     }
     const before = trimmedRange(value, start, connection[0])
-    if (before !== undefined && /[A-Za-z0-9]/.test(value.slice(before[0], before[1]))) out.push(before)
+    // A wait before it (`sleep 30 && ssh …`) is a fragment nobody types again: the connection and its command are the items.
+    if (before !== undefined && /[A-Za-z0-9]/.test(value.slice(before[0], before[1])) && !WAIT_STEP.test(value.slice(before[0], before[1]))) out.push(before)
     out.push(connection)
     const after = trimmedRange(value, connection[1], end)
     // A heredoc sent there (`ssh host << 'EOF'`) is its body's lines: the line that opens it stays whole.

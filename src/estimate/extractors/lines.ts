@@ -504,12 +504,29 @@ export function constraintSpans(text: string, start: number, end: number, cues?:
     const sentenceEnd = atEnd ? trimEndIndex(text, sentenceStart, end) : index + 1
     while (cue < hits.to && hits.offsets[cue]! < sentenceStart) cue++
     let directive = false
-    for (let at = cue; at < hits.to && hits.offsets[at]! < sentenceEnd && !directive; at++) directive = isDirective(text, sentenceStart, hits.offsets[at]!)
+    if (cue < hits.to && hits.offsets[cue]! < sentenceEnd && !isWhQuestion(text, sentenceStart, sentenceEnd)) {
+      for (let at = cue; at < hits.to && hits.offsets[at]! < sentenceEnd && !directive; at++) directive = isDirective(text, sentenceStart, hits.offsets[at]!)
+    }
     if (directive) spans.push({ kind: 'constraint', start: sentenceStart, end: sentenceEnd })
     sentenceStart = firstNonSpace(text, index + 1, end)
     index = Math.max(index, sentenceStart - 1)
   }
   return spans
+}
+
+/** Question words that open a question when an auxiliary follows them (`how do we`, `why must`). */
+const WH_WORDS = new Set(['how', 'what', 'why', 'who', 'whom', 'where', 'when', 'which'])
+const AUXILIARIES = new Set(['do', 'does', 'did', 'can', 'could', 'should', 'would', 'will', 'shall', 'must', 'may', 'might', 'is', 'are', 'was', 'were'])
+
+/**
+ * Whether the sentence `[start, end)` is a question opening with a question word and an auxiliary (`How do we ensure
+ * no secrets leak?`, `who do we ensure no dirtyware in the boot partition`, with or without its `?`): it asks, it
+ * does not direct. A request phrased as a question (`Can you make sure the tests pass?`) stays a directive. Reads
+ * two words.
+ */
+function isWhQuestion(text: string, start: number, end: number): boolean {
+  const words = wordsIn(text, start, Math.min(end, start + 40))
+  return words.length >= 2 && WH_WORDS.has(words[0]!.toLowerCase()) && AUXILIARIES.has(words[1]!.toLowerCase())
 }
 
 /** Abbreviations whose dot ends no sentence (`commands (e.g. python, vim)`); `etc.` often does, so it is not one. */

@@ -106,3 +106,26 @@ describe('ids and paths tool output hands the agent', () => {
     expect(ofKind(toolResult('src/estimate/full.ts\nsrc/estimate/seed.ts\n/var/log/build/latest.log'), 'path')).toEqual([])
   })
 })
+
+describe("a user's question", () => {
+  const constraints = (text: string) => full.extract(user(text), 0).filter((item) => item.kind === 'constraint').map((item) => item.text)
+
+  it('takes a question opening with a question word and an auxiliary for a question, with or without its `?`', () => {
+    expect(constraints('who do we ensure no dirtyware in rEFInd boot part(and no secrets)')).toEqual([])
+    expect(constraints('How do we ensure no secrets leak? Why must the port be 8080?')).toEqual([])
+    expect(constraints('- **How** should we make sure it never reboots?')).toEqual([])
+  })
+
+  it('keeps a request phrased as a question, and a directive after a question', () => {
+    expect(constraints('Can you make sure the tests pass?')).toEqual(['Can you make sure the tests pass?'])
+    expect(constraints('How do we deploy? Never push to main.')).toEqual(['Never push to main.'])
+  })
+})
+
+describe('a command run on another machine after a wait', () => {
+  it('keeps the connection and the command sent, not the wait before them as a fragment', () => {
+    const bash = (command: string) => extract(assistant({ type: 'tool-call', id: 'c1', name: 'Bash', arguments: { command } }))
+    expect(bash('sleep 30 && ssh -o ConnectTimeout=5 root@192.168.8.1 "uptime"')).toEqual(['ssh -o ConnectTimeout=5 root@192.168.8.1', '"uptime"'])
+    expect(bash('export PORT=2222 && ssh root@192.168.8.1 "uptime"')).toContain('export PORT=2222 &&')
+  })
+})
