@@ -6,7 +6,7 @@ import { entryKind, gistSpeakerEnd, parseStateBlock } from '../state-block/index
 import { argumentItems } from './extractors/arguments.js'
 import { sameUnits, withoutEscapes } from './extractors/_scan.js'
 import { interfaceNames } from './extractors/interface.js'
-import { ScanCaches, SPAN_KINDS, scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
+import { isDataTool, ScanCaches, SPAN_KINDS, scanText, SpanList, type ScanMode } from './extractors/scan-text.js'
 import { trailerStart } from './extractors/_summary-framing.js'
 import { SpanSet } from './_span-set.js'
 import { segmentItems } from './segment-items.js'
@@ -166,7 +166,9 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
         if (trailer < span.end) scanText(rendered.text, trailer, span.end, { mode: 'assistant', caches, into: spans })
         continue
       }
-      scanText(rendered.text, span.start, span.end, { mode, caches, isError: part.type === 'tool-result' && part.isError, into: spans })
+      // A read's, fetch's or search's result is data (a page or a file quoting errors): only its first line may be one.
+      const output = part.type === 'tool-result' && isDataTool(part.name) ? 'data' : 'log'
+      scanText(rendered.text, span.start, span.end, { mode, caches, isError: part.type === 'tool-result' && part.isError, output, into: spans })
       // A file view in tool output (a numbered Read, `cat`): the names its top level defines and the env names it reads.
       if (part.type === 'tool-result' && viewNames(rendered.text, span.start, span.end, spans)) unordered = true
     }

@@ -129,3 +129,20 @@ describe('a command run on another machine after a wait', () => {
     expect(bash('export PORT=2222 && ssh root@192.168.8.1 "uptime"')).toContain('export PORT=2222 &&')
   })
 })
+
+describe('what a read, fetch or search returned', () => {
+  const result = (name: string, content: string, isError = false): Message => ({ role: 'tool', parts: [{ type: 'tool-result', callId: 'c1', name, content, isError }] })
+  const page = ['# Error handling', 'exception: TextProto implementations may discard unknown fields.', 'error: Error). It will also automatically set the status.', 'ParseError>: Parses a new instance of the message.'].join('\n')
+
+  it('takes the errors a fetched page or a read file quotes for data, not errors', () => {
+    expect(errors(result('webfetch', page))).toEqual([])
+    expect(errors(result('Read', page))).toEqual([])
+    expect(errors(result('grep', `notes.md\n${page}`))).toEqual([])
+  })
+
+  it("keeps the tool's own failure on its first line, a failing result's errors, and a command's errors", () => {
+    expect(errors(result('webfetch', 'Error: Request failed with status code 404\nNot Found'))).toEqual(['Error: Request failed with status code 404'])
+    expect(errors(result('webfetch', page, true))).not.toEqual([])
+    expect(errors(result('bash', page))).not.toEqual([])
+  })
+})

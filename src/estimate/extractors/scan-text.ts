@@ -336,10 +336,31 @@ export interface ScanOptions {
    */
   readonly isError?: boolean
   /**
+   * What a successful tool result holds: `log` (what a command printed, whose every line may be an error) or `data`
+   * (what a read, fetch or search returned: a page or a file that quotes errors, as `isFailingResult` reads it with
+   * `output: 'data'`), whose first line alone may state the tool's own failure.
+   * @default 'log'
+   */
+  readonly output?: 'log' | 'data'
+  /**
    * Where the spans are appended.
    * @default a new list
    */
   readonly into?: SpanList
+}
+
+/**
+ * Tools whose results are data (lower case): a read, a fetch, a search. Their results quote errors (a page on error
+ * handling, a source file, a search's matches) rather than report them.
+ */
+const DATA_TOOLS = new Set([
+  'read', 'read_file', 'readfile', 'view', 'view_file', 'open_file', 'webfetch', 'web_fetch', 'fetch', 'fetch_url', 'read_url', 'browse',
+  'websearch', 'web_search', 'search', 'grep', 'glob', 'codesearch', 'code_search', 'search_files', 'find_files', 'list_files', 'ls',
+])
+
+/** Whether a tool named `name` returns data (see `ScanOptions.output`); unnamed tools do not. */
+export function isDataTool(name: string | undefined): boolean {
+  return name !== undefined && DATA_TOOLS.has(name.toLowerCase())
 }
 
 /**
@@ -368,7 +389,7 @@ export function scanText(text: string, start: number, end: number, options: Scan
   // covers (whose text, as items take it, is the printed text again: see `withoutEscapes`).
   const escape = region.indexOf('\x1b')
   const printed = escape === -1 ? undefined : printedUnits(region, escape)
-  const scan = new PartScan(printed ? printed.text : region, printed ? 0 : start, options.mode, options.caches, into)
+  const scan = new PartScan(printed ? printed.text : region, printed ? 0 : start, options.mode, options.caches, into, options.mode === 'tool' && options.output === 'data' && options.isError !== true)
   scan.scanLines()
   if (options.mode === 'tool' && options.isError === true) scan.keepFailingMessage(base)
   if (printed) {
@@ -540,6 +561,8 @@ class PartScan {
   /** In an edit's payload, a name of code without a value (`config.max_new_tokens`) is in the file the edit names. */
   private readonly codePayload: boolean
   private readonly source: ErrorSource
+  /** Whether the part is data a tool returned (see `ScanOptions.output`): only its first line with words may be an error. */
+  private readonly data: boolean
   /** Who wrote the part's quoted strings (a line of harness markup may say otherwise: see `lineQuoteSource`). */
   private readonly quoteSource: QuoteSource
   /** Prose states errors in sentences and bullets: an indented line after one is the next bullet, not its detail. */
@@ -585,8 +608,9 @@ class PartScan {
   private hashLength = 0
 
   /** `region`: the part's text; `offset`: where it starts in the text its spans are offsets into. */
-  constructor(region: string, offset: number, mode: ScanMode, caches: ScanCaches, into: SpanList) {
+  constructor(region: string, offset: number, mode: ScanMode, caches: ScanCaches, into: SpanList, data: boolean) {
     this.region = region
+    this.data = data
     this.offset = offset
     this.into = into
     this.tool = mode === 'tool'
@@ -683,6 +707,7 @@ class PartScan {
    */
   private errorLine(lineStart: number, lineEnd: number): number {
     const { words, region, errorOffsets, hintWords } = this
+    if (this.data && this.firstLineStart < lineStart) return NO_ERROR
     this.errorTo = advancePast(errorOffsets, this.errorTo, lineStart)
     const errorFrom = this.errorTo
     this.errorTo = advancePast(errorOffsets, this.errorTo, lineEnd)
