@@ -146,3 +146,17 @@ describe('what a read, fetch or search returned', () => {
     expect(errors(result('bash', page))).not.toEqual([])
   })
 })
+
+describe("a user's list of directives", () => {
+  const constraints = (text: string) => full.extract(user(text), 0).filter((item) => item.kind === 'constraint').map((item) => item.text)
+
+  it('takes a list item opening with an imperative for a constraint, with no cue word', () => {
+    const brief = 'Build the publish command.\n- name the command /session-share:publish\n- use `gh` to authenticate\n- write a README.md (no need to go into implementation details)\n1. **Run the gate** after completing all tasks'
+    expect(constraints(brief)).toEqual(['- name the command /session-share:publish', '- use `gh` to authenticate', '- write a README.md (no need to go into implementation details)', '**Run the gate** after completing all tasks'])
+  })
+
+  it('takes no short item, no noun phrase, no verb as part of a longer word, and no sentence outside a list', () => {
+    expect(constraints('- Use it wisely!\n- Build/test/lint commands\n- users of the api get 3 retries\n- settings live in the repo root\n- check if it is an import issue')).toEqual([])
+    expect(constraints('Use legion ethernet, not the dishy wifi, to troubleshoot.')).toEqual([])
+  })
+})

@@ -4,7 +4,7 @@ import { GenerationSlots, printedUnits, sameUnits, trimmedEnd } from './_scan.js
 import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
-import { capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
+import { bulletDirectiveStart, capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
 import { classifyWord, digitHashes, flagPhrases, hexWordAt, lineHead, mayBeDigitHash, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd, uuidsIn } from './words.js'
 
 /**
@@ -561,6 +561,8 @@ class PartScan {
   /** In an edit's payload, a name of code without a value (`config.max_new_tokens`) is in the file the edit names. */
   private readonly codePayload: boolean
   private readonly source: ErrorSource
+  /** Whether the part's lines may state constraints (user, system and earlier summaries' text). */
+  private readonly directives: boolean
   /** Whether the part is data a tool returned (see `ScanOptions.output`): only its first line with words may be an error. */
   private readonly data: boolean
   /** Who wrote the part's quoted strings (a line of harness markup may say otherwise: see `lineQuoteSource`). */
@@ -611,6 +613,7 @@ class PartScan {
   constructor(region: string, offset: number, mode: ScanMode, caches: ScanCaches, into: SpanList, data: boolean) {
     this.region = region
     this.data = data
+    this.directives = mode === 'instruction' || mode === 'summary'
     this.offset = offset
     this.into = into
     this.tool = mode === 'tool'
@@ -771,7 +774,8 @@ class PartScan {
     this.cueTo = advancePast(cueOffsets, this.cueTo, lineStart)
     const cueFrom = this.cueTo
     this.cueTo = advancePast(cueOffsets, this.cueTo, lineEnd)
-    if (this.cueTo === cueFrom) return NO_SPANS
+    // A list item opening with an imperative directs without a cue (see `bulletDirectiveStart`).
+    if (this.cueTo === cueFrom && !(this.directives && bulletDirectiveStart(this.region, firstUnit(this.region, lineStart, lineEnd), lineEnd) !== -1)) return NO_SPANS
     const constraints = constraintSpans(this.region, lineStart, lineEnd, { offsets: cueOffsets, from: cueFrom, to: this.cueTo })
     const spans = this.spans
     if (constraints.length === 0 || containers === 0 || spans.kindAt(0) !== ERROR) return constraints
@@ -915,6 +919,12 @@ class PartScan {
     into.length = base
     for (const span of mergeSpans(found)) into.push(kindCode(span.kind), span.start, span.end)
   }
+}
+
+/** The first unit of `[start, end)` that is not a space or a tab (`end` if none). */
+function firstUnit(text: string, start: number, end: number): number {
+  while (start < end && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) start++
+  return start
 }
 
 /** Whether the line `[lineStart, lineEnd)` starts (past graph art) with a word of 7 to 12 digits and a space. */
