@@ -157,6 +157,24 @@ describe('detectFormat', () => {
     expect(() => detectFormat('{"a": 1}\n{"b": 2}\n', 'x.jsonl')).toThrow(/no format claims/)
   })
 
+  it('reports a one-line (minified) JSON document that breaks by its syntax error too, not as text (a re-test)', () => {
+    // I1: the same break over 2+ lines said file:line:col, on one line the file was read as plain text (exit 0).
+    const broken = [
+      ['[{"role":"user","content":"hi"} {"role":"assistant","content":"yo"}]', '1:33', '{'],
+      ['{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"]}', '1:79', ']'],
+      ['[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"},]', '1:69', ']'],
+      ['\uFEFF  [{"role":"user","content":"hi"},,]\n', '1:35', ','],
+      ['[1, 2 3]', '1:7', '3'],
+    ] as const
+    for (const [text, place, got] of broken) {
+      expect(() => detectFormat(text, 'min.json')).toThrow(new RegExp(`^min\\.json:${place}: expected valid JSON, got "${got.replace(/\W/g, '\\$&')}`))
+    }
+    // Text that only opens with a bracket stays text: a log's timestamp, a Markdown link, a Python dict.
+    for (const text of ['[2026-01-02 10:00] started\n', '[INFO] ready\n', '[docs](https://x.dev) are here\n', "{'role': 'user'}\n", '{"a": 1} and prose\n']) {
+      expect(detectFormat(text, 'notes.txt').name).toBe('text')
+    }
+  })
+
   it('errors on a tie at the top', () => {
     const fake = (name: string): TranscriptFormatV1 => ({ specificationVersion: 'v1', name, layout: 'text', detect: () => 0.8, read: async () => ({ format: name, messages: [], pairs: [], unpaired: [] }) })
     expect(() => detectFormat('anything', 'in.log', { formats: [fake('one'), fake('two')] })).toThrow(

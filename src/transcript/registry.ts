@@ -89,14 +89,23 @@ export function scoreFormats(head: string, formats: readonly TranscriptFormatV1[
     .sort((a, b) => b.score - a.score)
 }
 
-/** Whether the head looks like JSON or JSONL at all (its first value, or first line, starts as JSON does). */
+/**
+ * Whether the head looks like JSON or JSONL at all: its first value, or first line, starts as JSON does, or it is one
+ * JSON value that breaks after a string or a comma (a minified document with a syntax error, whatever its line
+ * count). Text that merely opens with a bracket (`[INFO]`, `[2026-01-02 10:00]`, `[a link](url)`, `{'a': 1}`) breaks
+ * before any string or comma.
+ */
 function looksLikeJson(head: string): boolean {
   const trimmed = head.replace(/^\uFEFF/, '').trimStart()
   if (trimmed === '') return false
   const first = trimmed[0]
   if (first !== '{' && first !== '[') return false
-  if (scanJsonPrefix(trimmed).errorOffset === undefined) return true
-  return scanJsonlHead(trimmed, 1)[0] !== undefined
+  const { errorOffset } = scanJsonPrefix(trimmed)
+  if (errorOffset === undefined) return true
+  if (scanJsonlHead(trimmed, 1)[0] !== undefined) return true
+  // The first errorOffset characters are a prefix of valid JSON, so a quote or comma in them is JSON's own.
+  const prefix = trimmed.slice(0, errorOffset)
+  return !scanJsonPrefix(prefix).complete && (prefix.includes('"') || prefix.includes(','))
 }
 
 /**
