@@ -235,6 +235,18 @@ export function validateTranscript(transcript: unknown, caller: string): asserts
   if (typeof transcript.format !== 'string') refuse(place, 'transcript.format', 'a format name', describeValue(transcript.format))
   validateMessages(transcript.messages, place)
   validatePairs(transcript.pairs, transcript.messages, 0, 'transcript.pairs', place)
+  // A segment's pairs may end outside it (validatePairs skips those ends); a whole transcript's may not: an end past
+  // the last message would be read as a tool pair the range cuts.
+  const count = transcript.messages.length
+  const pairs = transcript.pairs as readonly { readonly id: string; readonly call: PairEnd; readonly result: PairEnd }[]
+  for (let index = 0; index < pairs.length; index++) {
+    for (const [end, type] of [['call', 'tool-call'], ['result', 'tool-result']] as const) {
+      const { message, part } = pairs[index]![end]
+      if (message >= count) {
+        refuse(place, `transcript.pairs[${index}].${end}`, `a ${type} part of id ${quote(pairs[index]!.id)} at ${place.path}[${message}].parts[${part}]`, `no such message (the transcript has ${count})`)
+      }
+    }
+  }
   const unpaired = transcript.unpaired
   if (!Array.isArray(unpaired)) refuse(place, 'transcript.unpaired', 'an array of unpaired parts', describeValue(unpaired))
   for (let index = 0; index < unpaired.length; index++) {
@@ -242,6 +254,7 @@ export function validateTranscript(transcript: unknown, caller: string): asserts
     if (!isObject(entry) || (entry.kind !== 'call' && entry.kind !== 'result') || typeof entry.id !== 'string' || !isIndex(entry.message) || !isIndex(entry.part)) {
       refuse(place, `transcript.unpaired[${index}]`, `{ kind: 'call' | 'result', id, message, part }`, describeValue(entry))
     }
+    if (entry.message >= count) refuse(place, `transcript.unpaired[${index}].message`, `the index of one of the ${count} messages`, describeValue(entry.message))
   }
   const warnings = transcript.warnings
   if (warnings !== undefined && !(Array.isArray(warnings) && warnings.every((warning) => typeof warning === 'string'))) {
