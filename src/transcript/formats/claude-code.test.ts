@@ -20,6 +20,7 @@ testTranscriptFormat({
     { name: 'subagent.jsonl', text: fixture('subagent.jsonl'), expect: { messages: 4, toolCalls: 1, toolResults: 1, unpaired: 0 } },
     { name: 'modern-session.jsonl', text: fixture('modern-session.jsonl'), expect: { messages: 8, toolCalls: 2, toolResults: 2, unpaired: 0 } },
     { name: 'resumed-after-compaction.jsonl', text: fixture('resumed-after-compaction.jsonl'), expect: { messages: 9, toolCalls: 0, toolResults: 0, unpaired: 0 } },
+    { name: 'file-attachment.jsonl', text: fixture('file-attachment.jsonl'), expect: { messages: 4, toolCalls: 0, toolResults: 0, unpaired: 0 } },
   ],
 })
 
@@ -507,5 +508,46 @@ describe('--format claude-code on another tool\'s JSONL (a re-test: 0 messages, 
     )
     const errorsOnly = '{"type":"system","subtype":"api_error","uuid":"x1","parentUuid":null,"sessionId":"s1"}\n'
     expect((await claudeCodeFormat.read(sourceFromString('errors.jsonl', errorsOnly))).messages).toEqual([])
+  })
+})
+
+describe('claude-code: files the user attaches with @ (a re-test, I3: ~155 KB of attached .md files were not read)', () => {
+  // What Claude Code puts in context for a text file attachment: its Read call and the line-numbered result.
+  const shown = (path: string, lines: readonly string[]) =>
+    `Called the Read tool with the following input: {"file_path":${JSON.stringify(path)}}\nResult of calling the Read tool:\n${lines.map((line, index) => `${index + 1}\t${line}`).join('\n')}`
+
+  it('reads a file attachment as the prompt\'s text when it hangs under the prompt, as a user message of its own otherwise', async () => {
+    const transcript = await read('file-attachment.jsonl')
+    expect(transcript.messages.map((message) => message.role)).toEqual(['user', 'user', 'assistant', 'user'])
+    expect(transcript.messages[0]!.parts).toEqual([
+      { type: 'text', text: 'Deploy per @docs/plan.md and @notes.md.' },
+      { type: 'text', text: shown('/repo/docs/plan.md', ['# Plan', 'Port: 8443', 'Deadline: 2026-07-01']) },
+    ])
+    expect(transcript.messages[0]!.provenance).toEqual({ line: 2, endLine: 3 })
+    // Under a record of no message (a tools delta), the second file is a message of its own.
+    expect(transcript.messages[1]!.parts).toEqual([{ type: 'text', text: shown('/repo/notes.md', ['Keep the webhook secret in WEBHOOK_SECRET.']) }])
+    expect(transcript.messages[1]!.provenance).toEqual({ line: 5 })
+    expect((transcript.envelope as { skipped: Record<string, number> }).skipped).toMatchObject({ attachment: 2 })
+  })
+
+  it("leaves out a sidechain's file attachment and any attachment of another type", async () => {
+    const records = rows(fixture('file-attachment.jsonl'))
+    const sidechain = records.map((record) => (record['uuid'] === 'att-3' ? { ...record, isSidechain: true } : record))
+    const other = records.map((record) => (record['uuid'] === 'att-1' ? { ...record, attachment: { type: 'directory', path: '/repo/docs', content: 'plan.md' } } : record))
+    const text = (list: readonly Row[]) => `${list.map((record) => JSON.stringify(record)).join('\n')}\n`
+    const withoutNotes = await read('side.jsonl', text(sidechain))
+    expect(withoutNotes.messages.map((message) => message.parts.length)).toEqual([2, 1, 1])
+    expect(JSON.stringify(withoutNotes.messages)).not.toContain('WEBHOOK_SECRET')
+    const withoutPlan = await read('dir.jsonl', text(other))
+    expect(withoutPlan.messages[0]!.parts).toEqual([{ type: 'text', text: 'Deploy per @docs/plan.md and @notes.md.' }])
+  })
+
+  it('compacting the prompt drops its attachments with it, and the chain from the last record stays whole', async () => {
+    const { output } = await compactFixture('file-attachment.jsonl', [[0, 2]])
+    const written = rows(output)
+    expect(written.some((record) => record['uuid'] === 'att-1' || record['uuid'] === 'att-3' || record['uuid'] === 'u-1')).toBe(false)
+    expect(written.some((record) => record['uuid'] === 'att-0')).toBe(true)
+    expect(summaryTexts(written)).toEqual(['Summary of 0:2.'])
+    expect(chainFromLast(written).missing).toBeUndefined()
   })
 })

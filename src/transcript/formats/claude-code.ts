@@ -192,12 +192,20 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
         // `additionalContext` as an attachment): read as a system message, so its state block's entries are items of
         // the region the next compaction replaces, and its ledger carries them on.
         const putBack = type === 'attachment' ? putBackText(record) : undefined
+        // A file the user attached with @: what Claude Code puts in context for it, with the prompt it hangs under
+        // (Claude Code sends both in one user message), else as a user message of its own.
+        const attached = type === 'attachment' && optionalBoolean(record, 'isSidechain', at, '') === mainSidechain ? attachedFileText(record) : undefined
         if (putBack !== undefined) {
           const closed = group.flush()
           if (closed) yield closed
           yield* add('system', `attachment:${line}`, [{ type: 'text', text: putBack }], line, record)
           const own = group.flush()
           if (own) yield own
+        } else if (attached !== undefined) {
+          const open = group.currentKey
+          const parent = idField(record, 'parentUuid')
+          const prompt = open !== undefined && open.startsWith('user:') && parent !== undefined && spanIds.has(parent)
+          yield* add('user', prompt ? open : `attachment:${line}`, [{ type: 'text', text: attached }], line, record)
         } else {
           joinSpan(record, line)
           skip(context, type as string)
@@ -279,6 +287,34 @@ function putBackText(record: Record<string, unknown>): string | undefined {
   const texts = typeof content === 'string' ? [content] : Array.isArray(content) ? content.filter((item): item is string => typeof item === 'string') : []
   const text = texts.join('\n')
   return text.includes(STATE_BLOCK_MARK) ? text : undefined
+}
+
+/**
+ * attachedFileText(record) = what Claude Code puts in context for a text file the user attached with @ (`{type:
+ * "attachment", attachment: {type: "file", filename, content: {type: "text", file: {content, startLine}}}}`): the
+ * Read call it stands for and its result, numbered from the file's `startLine` (`N<tab>line`), as Claude Code renders
+ * it to the model; undefined for any other attachment (an image, a directory, a reminder).
+ */
+function attachedFileText(record: Record<string, unknown>): string | undefined {
+  const attachment = record['attachment']
+  if (!isRecord(attachment) || attachment['type'] !== 'file') return undefined
+  const content = attachment['content']
+  if (!isRecord(content) || content['type'] !== 'text' || !isRecord(content['file'])) return undefined
+  const file = content['file']
+  const text = file['content']
+  const path = typeof attachment['filename'] === 'string' ? attachment['filename'] : file['filePath']
+  if (typeof text !== 'string' || typeof path !== 'string') return undefined
+  const startLine = file['startLine']
+  let number = typeof startLine === 'number' && Number.isInteger(startLine) && startLine >= 1 ? startLine : 1
+  let numbered = ''
+  let start = 0
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start)
+    if (end === -1) end = text.length
+    numbered += `${numbered === '' ? '' : '\n'}${number++}\t${text.slice(start, end)}`
+    start = end + 1
+  }
+  return `Called the Read tool with the following input: ${JSON.stringify({ file_path: path })}\nResult of calling the Read tool:\n${numbered}`
 }
 
 /** How a floorguard state block opens, any version. */
