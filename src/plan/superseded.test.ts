@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { assistant, call, result, user } from './__fixtures__/test-estimator.js'
-import { findAssignments, findSupersededState, markEffects, resolveSupersession, scanAssignments, type StateAssignment } from './superseded.js'
+import { findAssignments, findSupersededState, markEffects, resolveSupersession, scanAssignments, sideBySideValues, type StateAssignment } from './superseded.js'
 import type { Message } from '../spec/transcript.js'
 
 /** A string stand-in that counts the characters read through it (`charCodeAt`, and each unit a slice copies). */
@@ -456,5 +456,85 @@ describe('changed decisions (property)', () => {
       }),
       { numRuns: 500, seed: 12 },
     )
+  })
+})
+
+describe('one key in one message: a change only when something says so (a re-test: a gemini-cli rule per tool, metaphi-gem49)', () => {
+  const values = (text: string) => findSupersededState([user(text)]).map((entry) => [entry.value, entry.status])
+
+  test("each tool's rule stands beside the others: no rule is superseded by another tool's", () => {
+    const rules = 'CRITICAL - Depth Control:\n- mcp__figma__get_figma_file returns depth=1 by default\n- mcp__figma__get_node_tree: always use depth=1 or depth=2\n- mcp__figma__get_figma_file_nodes: always pass depth=1\n'
+    expect(values(rules)).toEqual([])
+    expect(findAssignments(user(rules), 0).map((entry) => [entry.text, entry.effect])).toEqual([
+      ['depth=2', 'none'],
+      ['depth=1', 'none'],
+    ])
+    // A later message's value still replaces them all.
+    const later = findSupersededState([user(rules), user('From now on, depth=3.')])
+    expect(later.filter((entry) => entry.status === 'current').map((entry) => entry.value)).toEqual(['3'])
+    expect(later.filter((entry) => entry.status === 'superseded').map((entry) => entry.value)).toEqual(['2', '1'])
+  })
+
+  test.each([
+    ['alternatives in one sentence', 'For large files use depth=1, or depth=2.'],
+    ['an enumeration in one sentence', 'Use timeout: 30 (reads), timeout: 60 (writes)'],
+    ['sentences naming different subjects', 'For get_node_tree use depth=2. For get_figma_file_nodes use depth=1.'],
+    ['labelled list items', '- training: set rate=0.001\n- finetuning: set rate=0.0001\n'],
+    ['subjects after the value', 'Pass depth=2, to get_node_tree. Pass depth=1, to get_figma_file_nodes.'],
+  ])('%s stand side by side', (_name, text) => {
+    expect(values(text)).toEqual([])
+  })
+
+  test.each([
+    ['then', 'threshold: 0.8. Then threshold: 0.9.'],
+    ['now', 'We had depth=1 (get_node_tree). Now depth=2 (get_figma_file).'],
+    ['actually', '- get_node_tree: use depth=1\n- actually get_figma_file: use depth=2'],
+    ['no wait', 'Use depth=1, no wait, depth=2.'],
+    ['set … to', 'get_file: use depth=1; set get_tree to use depth=2.'],
+    ['rather', 'get_file: use depth=1. Rather, get_tree: use depth=2.'],
+    ['an arrow', 'get_file: use depth=1 => get_tree: use depth=2'],
+    ['one subject', 'Try threshold: 0.8.\nWe keep threshold: 0.9.'],
+    ['one named subject', 'For get_node_tree use depth=1. For get_node_tree, depth=2.'],
+  ])('a change word (%s) or one subject keeps the order: the later value is current', (_name, text) => {
+    const state = values(text)
+    expect(state.at(-1)?.[1]).toBe('current')
+    expect(state[0]?.[1]).toBe('superseded')
+  })
+
+  test('a change into values side by side takes the earlier value out of force', () => {
+    const text = 'Use depth=3. Actually, get_node_tree: use depth=1, or depth=2.'
+    expect(findAssignments(user(text), 0).map((entry) => [entry.value, entry.effect])).toEqual([
+      ['3', 'replaced'],
+      ['1', 'none'],
+      ['2', 'none'],
+    ])
+    expect(values(text)).toEqual([])
+  })
+
+  test('tool-call arguments keep their order (a command runs in order)', () => {
+    const message = assistant('', call('c', 'bash', { command: 'pip install requests==2.31.0 && pip install requests==2.32.3' }))
+    expect(findSupersededState([message]).map((entry) => [entry.value, entry.status])).toEqual([
+      ['==2.31.0', 'superseded'],
+      ['==2.32.3', 'current'],
+    ])
+  })
+
+  test('side-by-side values are found in linear time (reads counted, not timed)', () => {
+    const reads = (size: number) => {
+      const unit = '- tool_a: use depth=1 or depth=2, then timeout: 3. For tool_b, depth=4 and k==1.0 -> k==2.0\n'
+      const plain = unit.repeat(size)
+      const message = user(plain)
+      const view = countingText(plain)
+      const found: StateAssignment[] = []
+      scanAssignments(plain, 0, plain.length, 0, false, found)
+      const marked = markEffects(plain, 0, plain.length, found)
+      sideBySideValues(view as unknown as string, 0, plain.length, marked)
+      expect(findAssignments(message, 0).length).toBe(found.length)
+      return { reads: view.reads, length: plain.length }
+    }
+    const small = reads(200)
+    const large = reads(800)
+    expect(large.reads / small.reads).toBeLessThan(4 * 1.2)
+    expect(large.reads).toBeLessThan(4 * large.length)
   })
 })

@@ -348,7 +348,8 @@ function countLines(text: string): number {
  *
  * Each mention gets its {@link StateEffect}: in text, a question or a negated clause sets nothing (`none`), and the
  * old value of a change (`X instead of Y`, `X rather than Y`, `replace Y with X`, `switch from Y to X`, `Y -> X`)
- * is `replaced`; see {@link markEffects}. Tool-call arguments are actions: they `set`, except what an edit removes
+ * is `replaced`; see {@link markEffects}. Values of one key in one text that nothing says change each other
+ * (alternatives, rules of different subjects) set nothing; see {@link sideBySideValues}. Tool-call arguments are actions: they `set`, except what an edit removes
  * (`old_string`, `old_str`, `oldString`, `old_text`, `search`), which is `replaced`.
  */
 export function findAssignments(message: Message, index: number): StateAssignment[] {
@@ -361,7 +362,10 @@ export function findAssignments(message: Message, index: number): StateAssignmen
       const found: StateAssignment[] = []
       scanAssignments(rendered.text, span.start, span.end, index, false, found)
       const block = part.text.includes('<floorguard-state v=') ? parseStateBlock(part.text) : undefined
-      for (const entry of markEffects(rendered.text, span.start, span.end, found)) out.push(block ? blockEffect(entry, block, span.start) : entry)
+      const marked = markEffects(rendered.text, span.start, span.end, found)
+      // A system prompt's values all stand side by side (parallelRecords): nothing to tell apart there.
+      const read = message.role === 'system' ? marked : sideBySideValues(rendered.text, span.start, span.end, marked)
+      for (const entry of read) out.push(block ? blockEffect(entry, block, span.start) : entry)
     } else if (part.type === 'tool-call') scanToolCall(part, rendered.text, span.start, span.end, index, out)
   }
   return parallelRecords(out, message.role === 'system')
@@ -371,8 +375,9 @@ export function findAssignments(message: Message, index: number): StateAssignmen
  * One message whose JSON sets a quoted key to two or more values, with nothing saying one replaces another (no
  * `instead of`, no arrow, no edit's old side), lists records side by side: an array of findings, each with its
  * `"priority": 1`. None changes the other, so those mentions set nothing (their effect becomes `none`): a later
- * message's value still replaces them, but one does not supersede its sibling. Keys in prose (`threshold: 0.8. Then
- * threshold: 0.9.`) and pins keep their order: there, the later value is the change. Not in a system message
+ * message's value still replaces them, but one does not supersede its sibling. Keys in prose keep their order only
+ * where something says so or the text is about one subject ({@link sideBySideValues}: `threshold: 0.8. Then
+ * threshold: 0.9.`, the later value is the change). Not in a system message
  * (`system`: every mention counts): a system prompt states what holds, it does not narrate changes, so values of one
  * key it names (the allowed `FREQ=HOURLY` and `FREQ=WEEKLY`, an example's `FREQ=DAILY`) are side by side too.
  */
@@ -399,6 +404,182 @@ function parallelRecords(entries: StateAssignment[], system = false): StateAssig
     const set = sideBySide(entry) ? values.get(entry.key) : undefined
     return set !== undefined && set.size > 1 ? { ...entry, effect: 'none' } : entry
   })
+}
+
+/** Words that, between two values of one key in one message, say the later one changes the earlier. */
+const CHANGE_WORDS = new Set(['then', 'now', 'actually', 'instead', 'rather', 'replace', 'replaces', 'replaced', 'replacing'])
+/** Verbs whose `to` later in the sentence says a value changes: `change … to`, `switch … to`, `set … to`, `from … to`. */
+const CHANGE_VERBS = new Set(['change', 'changed', 'changes', 'changing', 'switch', 'switched', 'switching', 'set', 'update', 'updated', 'bump', 'bumped', 'move', 'moved', 'from'])
+/** How many names a sentence's subject is made of, at most (more say nothing more about which subject it is). */
+const MAX_SUBJECT_NAMES = 8
+
+/** A character of a word as {@link sideBySideValues} reads words: letters, digits, `_ - . /`. */
+function isWordUnit(code: number): boolean {
+  return isNameCode(code) || code === 47
+}
+
+/**
+ * Whether `text[start, end)` names something: a code name (`get_node_tree`, `src/a.ts`, `camelCase`, `V100`, a dotted
+ * name) or a capitalized word that does not open its sentence (`Redis`). Plain words (`use`, `training`) do not.
+ */
+function isSubjectName(text: string, start: number, end: number, first: boolean): boolean {
+  if (end - start < 2 || isDigit(text.charCodeAt(start))) return false
+  let digit = false
+  let letter = false
+  let lower = false
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at)
+    if (code === 95 || code === 47 || (code === 46 && at > start && at + 1 < end)) return true
+    if (isDigit(code)) digit = true
+    else if (code >= 97 && code <= 122) (letter = true), (lower = true)
+    else if (code >= 65 && code <= 90) {
+      if (lower) return true
+      letter = true
+    }
+  }
+  if (digit && letter) return true
+  const initial = text.charCodeAt(start)
+  return !first && initial >= 65 && initial <= 90 && isLetter(text.charCodeAt(start + 1))
+}
+
+/** A sentence of one message as {@link sideBySideValues} reads it: the names it is about, sorted and joined. */
+type SentenceSubjects = string[]
+
+/**
+ * Reads `text[from, to)` once: the sentence (a line, or up to `. ? !`) each value mention stands in, the names each
+ * sentence is about (code names, capitalized words, a leading `label:`), outside the mentions, and where the words
+ * that say a value changes stand (a change word, `no wait`, a change verb's `to`, an arrow `->`, `=>`, `→`).
+ */
+function readSentences(text: string, from: number, to: number, entries: readonly StateAssignment[]): { sentenceOf: Int32Array; subjects: SentenceSubjects; changes: number[] } {
+  const sentenceOf = new Int32Array(entries.length)
+  const subjects: SentenceSubjects = []
+  const changes: number[] = []
+  let names: string[] = []
+  let words = 0
+  let changeVerb = false
+  let previousWord = ''
+  let next = 0
+  const endSentence = () => {
+    names.sort()
+    subjects.push(names.join('\u0000'))
+    names = []
+    words = 0
+    changeVerb = false
+    previousWord = ''
+  }
+  let cursor = from
+  while (cursor < to) {
+    if (next < entries.length && cursor >= entries[next]!.start) {
+      // A mention names its key, not the sentence's subject: read past it.
+      sentenceOf[next] = subjects.length
+      cursor = Math.max(cursor, entries[next]!.end)
+      next++
+      continue
+    }
+    const code = text.charCodeAt(cursor)
+    if (code === 10 || ((code === 63 || code === 33) && endsSentence(text, cursor, to))) {
+      endSentence()
+      cursor++
+      continue
+    }
+    if (code === 0x2192 || (code === 62 && (text.charCodeAt(cursor - 1) === 45 || text.charCodeAt(cursor - 1) === 61))) changes.push(cursor)
+    if (!isWordUnit(code)) {
+      cursor++
+      continue
+    }
+    const limit = next < entries.length ? Math.min(to, entries[next]!.start) : to
+    let end = cursor + 1
+    while (end < limit && isWordUnit(text.charCodeAt(end))) end++
+    // A word's trailing `. - /` is punctuation; a `.` there may end the sentence.
+    let stop = end
+    while (stop > cursor && (text.charCodeAt(stop - 1) === 46 || text.charCodeAt(stop - 1) === 45 || text.charCodeAt(stop - 1) === 47)) stop--
+    if (stop > cursor) {
+      const label = words < 4 && text.charCodeAt(stop) === 58 && stop === end && (stop + 1 >= to || text.charCodeAt(stop + 1) <= 32)
+      if ((label || isSubjectName(text, cursor, stop, words === 0)) && names.length < MAX_SUBJECT_NAMES) names.push(text.slice(cursor, stop).toLowerCase())
+      if (stop - cursor <= 10) {
+        const word = text.slice(cursor, stop).toLowerCase()
+        if (CHANGE_WORDS.has(word) || (word === 'wait' && previousWord === 'no') || (word === 'to' && changeVerb)) changes.push(cursor)
+        if (CHANGE_VERBS.has(word)) changeVerb = true
+        previousWord = word
+      } else previousWord = ''
+      words++
+    }
+    let sentenceEnd = false
+    for (let at = stop; at < end; at++) if (text.charCodeAt(at) === 46 && endsSentence(text, at, to)) sentenceEnd = true
+    if (sentenceEnd) endSentence()
+    cursor = end
+  }
+  for (; next < entries.length; next++) sentenceOf[next] = subjects.length
+  endSentence()
+  return { sentenceOf, subjects, changes }
+}
+
+/** Whether a position of `changes` (sorted) lies in `[from, to)`. */
+function changeBetween(changes: readonly number[], from: number, to: number): boolean {
+  let low = 0
+  let high = changes.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (changes[middle]! < from) low = middle + 1
+    else high = middle
+  }
+  return low < changes.length && changes[low]! < to
+}
+
+/**
+ * Values of one key in one text stand side by side unless something says one changes the other: in `text[from, to)`
+ * (mentions sorted by offset, effects marked by {@link markEffects}), two values of a key that both `set` are a change
+ * (the later in force) when a change word stands between them (`then`, `now`, `actually`, `instead`, `rather`,
+ * `replace`, `no wait`, `change/switch/set/from … to`, an arrow), or when they stand in different sentences that name
+ * no different subjects (the message is about one thing: `Try threshold: 0.8.\nWe keep threshold: 0.9.`). Values in
+ * one sentence (`depth=1, or depth=2`) or in sentences naming different subjects (`- get_node_tree: use depth=2` and
+ * `- get_figma_file_nodes: pass depth=1`) are alternatives or rules of different things: each run of such values
+ * sets nothing (effect `none`), and a value a change led into such a run is `replaced`.
+ *
+ * Linear: one pass reads the sentences, one walks the mentions; a change between two mentions is a binary search.
+ */
+export function sideBySideValues(text: string, from: number, to: number, entries: readonly StateAssignment[]): StateAssignment[] {
+  if (entries.length < 2) return [...entries]
+  let keys = 0
+  const seen = new Set<string>()
+  for (const entry of entries) if ((entry.effect ?? 'set') === 'set') seen.add(entry.key), keys++
+  if (seen.size === keys) return [...entries]
+  const { sentenceOf, subjects, changes } = readSentences(text, from, to, entries)
+  const out = entries.map((entry) => ({ ...entry }))
+  type Run = { members: number[]; values: Set<string>; before: Run | undefined }
+  const runs = new Map<string, Run>()
+  const close = (run: Run) => {
+    if (run.values.size < 2) return
+    for (const member of run.members) out[member] = { ...out[member]!, effect: 'none' }
+    if (run.before && run.before.values.size === 1) for (const member of run.before.members) out[member] = { ...out[member]!, effect: 'replaced' }
+  }
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index]!
+    if ((entry.effect ?? 'set') !== 'set') continue
+    const run = runs.get(entry.key)
+    if (!run) {
+      runs.set(entry.key, { members: [index], values: new Set([entry.value]), before: undefined })
+      continue
+    }
+    const last = entries[run.members[run.members.length - 1]!]!
+    const lastSentence = sentenceOf[run.members[run.members.length - 1]!]!
+    const sentence = sentenceOf[index]!
+    let change = false
+    if (last.value !== entry.value) {
+      const a = subjects[lastSentence]!
+      const b = subjects[sentence]!
+      change = changeBetween(changes, last.end, entry.start) || (sentence !== lastSentence && (a === '' || b === '' || a === b))
+    }
+    if (!change) {
+      run.members.push(index)
+      run.values.add(entry.value)
+      continue
+    }
+    close(run)
+    runs.set(entry.key, { members: [index], values: new Set([entry.value]), before: run })
+  }
+  for (const run of runs.values()) close(run)
+  return out
 }
 
 /**
