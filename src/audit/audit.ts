@@ -144,7 +144,9 @@ function auditSummary(transcript: Transcript, point: SummaryPoint, segmentOf: Re
     futureLost,
     lost,
     counterfactual: !point.missing && counterfactualReasons.length > 0,
-    floor: floor.total,
+    // floorguard's own summary over messages the file no longer holds: the empty segment here has no floor to report,
+    // and a plan of it would be a verdict on nothing.
+    floor: segmentOf.notInFile ? null : floor.total,
     summaryTokens,
     source: point.source,
     ...(point.line === undefined ? {} : { line: point.line }),
@@ -153,7 +155,7 @@ function auditSummary(transcript: Transcript, point: SummaryPoint, segmentOf: Re
     lostKinds,
     counterfactualReasons,
     tokens,
-    ...decided,
+    ...(segmentOf.notInFile ? { decision: null } : decided),
   }
 }
 

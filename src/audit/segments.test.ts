@@ -178,6 +178,15 @@ describe('auditTranscript: what a compaction kept is not what it replaced', () =
     expect(summary).toMatchObject({ replaced: [1, 1], items: 0, lost: [], counterfactual: false, replacedNotInFile: { range: [1, 7], tokens: 9 } })
   })
 
+  it("floorguard's own summary over messages not in the file has no floor and no decision (a re-test, I4: floor 0, decision compact)", () => {
+    const messages = [text('user', 'Edit src/app.ts.'), text('user', `${block('1-7')}\n\nuser: fix src/app.ts`), text('user', 'Run the tests.')]
+    const [summary] = auditTranscript(transcriptOf(messages), { estimator, tokenizer }).summaries
+    expect(summary!.replacedNotInFile).toEqual({ range: [1, 7], tokens: 9 })
+    const json = JSON.parse(JSON.stringify(summary)) as Record<string, unknown>
+    expect(json).toMatchObject({ floor: null, decision: null })
+    expect('parts' in json || 'reason' in json).toBe(false)
+  })
+
   it("a host's summary keeps the system prompt: its constraint is not part of what the summary replaced", () => {
     const messages: Message[] = [
       text('system', 'Never push to main.'),

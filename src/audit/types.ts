@@ -48,8 +48,8 @@ export interface SummaryAudit {
   readonly lost: readonly LostItem[]
   /** True when a constraint, an error or a current decision of the segment was lost (false when the summary is missing: unknown). */
   readonly counterfactual: boolean
-  /** The segment's floor (irreducible + margin) in tokens. */
-  readonly floor: number
+  /** The segment's floor (irreducible + margin) in tokens; null when the segment is not in the file (`replacedNotInFile`). */
+  readonly floor: number | null
   /** Tokens of the summary text (0 when the log holds a compaction marker but not its summary). */
   readonly summaryTokens: number
   /** Extra: which compactor wrote it (`claude-code`, `codex`, `gemini-cli`, `opencode`, `floorguard`, …). */
@@ -66,7 +66,7 @@ export interface SummaryAudit {
    * Extra: the summary is a floorguard state block, which compact writes in place of the messages it replaced: those
    * are not in this file (the messages around it are ones compact kept). `range` and `tokens` are what the block's
    * opening line names (`range="a-b"`: indices of the transcript it was written into), null when it names none.
-   * Nothing is audited (no items, survival null, verdict false) and the totals leave it out.
+   * Nothing is audited (no items, survival null, verdict false, `floor` and `decision` null) and the totals leave it out.
    */
   readonly replacedNotInFile?: { readonly range: readonly [number, number] | null; readonly tokens: number | null }
   /** Extra: lost items per kind. */
@@ -75,8 +75,11 @@ export interface SummaryAudit {
   readonly counterfactualReasons: readonly CounterfactualReason[]
   /** Extra: tokens of the replaced segment. */
   readonly tokens: number
-  /** Extra: floorguard's planner at this summary's size (slot = summaryTokens, summaries in all at most 2×). */
-  readonly decision: AuditDecision
+  /**
+   * Extra: floorguard's planner at this summary's size (slot = summaryTokens, summaries in all at most 2×); null when
+   * the segment is not in the file (`replacedNotInFile`): there is nothing to plan.
+   */
+  readonly decision: AuditDecision | null
   /** Extra: parts of a split decision. */
   readonly parts?: number
   /** Extra: the planner's refusal reason. */

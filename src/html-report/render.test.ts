@@ -89,3 +89,30 @@ describe('renderReportPage', () => {
     expect(html).toContain(`data-goto="s0-u0">#${used.usedAgainAt}</a>`)
   })
 })
+
+describe("floorguard's own summary over messages not in the file (a re-test, I4: floor 0 and COMPACT for what was never audited)", () => {
+  test('shows no floor and no verdict for it, and a one-message plan range as that one message', () => {
+    const block = '<floorguard-state v="2" range="1-7" tokens="9">\n## state\n- src/app.ts\n</floorguard-state>'
+    const transcript = {
+      format: 'test',
+      messages: [
+        { role: 'user' as const, parts: [{ type: 'text' as const, text: 'Edit src/app.ts.' }] },
+        { role: 'user' as const, parts: [{ type: 'text' as const, text: block }] },
+      ],
+      pairs: [],
+      unpaired: [],
+    }
+    const audit = auditTranscript(transcript, { estimator, tokenizer })
+    const session = buildSessionReport(transcript, { file: 'own.json', estimator, tokenizer, audit })
+    const { html } = page({ sessions: [session] })
+    const compactions = /<h3 id="s0-compactions">[\s\S]*?<\/table>/.exec(html)?.[0] ?? ''
+    const row = /<tbody><tr>([\s\S]*?)<\/tr>/.exec(compactions)?.[1] ?? ''
+    const cells = [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((match) => match[1])
+    expect(cells).toHaveLength(12)
+    expect(cells[2]).toContain('messages 1–7 not in this file')
+    expect(cells.slice(-2)).toEqual(['—', '—'])
+    expect(compactions).not.toMatch(/COMPACT|decision compact/)
+    const plan = /<h3 id="s0-plan">[\s\S]*?<\/h3>/.exec(html)?.[0] ?? ''
+    expect(plan).toContain('messages <a class="goto" href="#s0-m1" data-goto="s0-m1">#1</a>, from')
+  })
+})

@@ -107,6 +107,7 @@ function messageLink(session: SessionReport, index: number, text = `#${index}`, 
 }
 
 function rangeLinks(session: SessionReport, range: readonly [number, number]): string {
+  if (range[1] === range[0] + 1) return messageLink(session, range[0])
   return range[1] > range[0] ? `${messageLink(session, range[0])}–${messageLink(session, range[1] - 1)}` : `${range[0]}–${range[1]}`
 }
 
@@ -247,8 +248,9 @@ ${table(
             audit.futureReferenced,
             { html: audit.futureLost > 0 ? `<span class="tag bad">${number(audit.futureLost)}</span>` : '0', num: true },
             { html: audit.counterfactual ? `<span class="tag bad">yes</span> <span class="note">${h(audit.counterfactualReasons.join(', '))}</span>` : '<span class="tag ok">no</span>' },
-            audit.floor,
-            { html: `${decisionBadge(audit.decision)}${audit.parts ? ` ${number(audit.parts)} parts` : ''}` },
+            // floorguard's own summary over messages not in the file: nothing was planned, so no floor and no verdict.
+            audit.floor ?? '—',
+            audit.decision === null ? '—' : { html: `${decisionBadge(audit.decision)}${audit.parts ? ` ${number(audit.parts)} parts` : ''}` },
           ]
         : ['—', '—', '—', '—', '—', '—', '—', '—']),
     ]
