@@ -14,7 +14,7 @@ import { wordFlags } from '../extractors/_flags.js'
 import { ERROR_PHRASES } from '../extractors/_phrases.js'
 import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
 import type { ScanMode } from '../extractors/scan-text.js'
-import { classifyWord, digitHashes, flagPhrases, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
+import { classifyWord, digitHashes, flagPhrases, isChatCommand, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
 
 /** Whitespace as the scan reads it: ASCII's, and the Unicode spaces it treats alike. */
 const WHITESPACE = /[ \t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/
@@ -176,6 +176,7 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
         if (kind === undefined || (tool && !TOOL_KINDS.has(kind))) return
         const product = index > 0 && (kind === 'version' || (kind === 'number' && /^v?(?=[0-9.]*\d)(?=[0-9.]*\.)[0-9.]+\+?$/.test(word.text))) ? productBefore(region, starts, ends, flags, index, kind === 'version') : -1
         if (product !== -1) spans.push({ kind: 'version', start: product, end: word.end })
+        else if (kind === 'path' && index === 0 && mode === 'instruction' && isChatCommand(region, word.start, word.end)) return
         else if (standsAlone(word.text, kind, word.flags) && !(kind === 'path' && region[word.start - 1] === '<') && !(kind === 'identifier' && mode === 'code' && !/[=0-9"'`]/.test(word.text))) {
           const end = kind === 'url' ? urlEnd(region, word.start, word.end) : word.end
           if (end !== -1) spans.push({ kind, start: word.start, end })
@@ -184,7 +185,14 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
       if (!tool) {
         const phrases: number[] = []
         const numbers = numericPhrases(region, starts, ends, flags, words.length, phrases)
-        for (let at = 0; at < numbers; at++) spans.push({ kind: 'number', start: starts[phrases[2 * at]!]!, end: ends[phrases[2 * at + 1]!]! })
+        for (let at = 0; at < numbers; at++) {
+          // A quoted key keeps both quotes; a closing quote without its opener makes the phrase a fragment.
+          const first = phrases[2 * at]!
+          const quote = region[ends[first]!]
+          const keyed = first !== phrases[2 * at + 1]! && (quote === '"' || quote === "'")
+          if (keyed && region[starts[first]! - 1] !== quote) continue
+          spans.push({ kind: 'number', start: starts[first]! - (keyed ? 1 : 0), end: ends[phrases[2 * at + 1]!]! })
+        }
         if (dash) {
           const options = flagPhrases(region, starts, ends, flags, words.length, phrases)
           for (let at = 0; at < options; at++) spans.push({ kind: phrases[3 * at + 2] ? 'number' : 'identifier', start: starts[phrases[3 * at]!]!, end: ends[phrases[3 * at + 1]!]! })

@@ -321,6 +321,35 @@ export function quotePositions(text: string, start: number, end: number, into: n
 }
 
 /**
+ * Whether the `"` or `'` at `at` is escaped: an odd run of backslashes right before it (`\"OWNER\"` inside a string).
+ * Such a quote neither opens nor closes one. Reads the run only (it belongs to this quote alone).
+ */
+function isEscapedQuote(text: string, at: number, start: number): boolean {
+  let before = at
+  while (before > start && text.charCodeAt(before - 1) === 92) before--
+  return ((at - before) & 1) === 1
+}
+
+/**
+ * nestsUnevenly(text, start, end) = whether the quoted string `[start, end)` (quotes included, `"` or `'`) opens or
+ * closes on the other quote character and holds an odd number of it: `'"}'` and `"' -f4 || echo "` are pieces of
+ * a shell line's nested quoting (`cut -d'"' -f4`), cut at the wrong pair. `'"readme":{'` holds its pair, and a quote
+ * in a bracket class (`[^"]`) pairs with nothing. Linear.
+ */
+export function nestsUnevenly(text: string, start: number, end: number): boolean {
+  const opener = text.charCodeAt(start)
+  if (end - start < 3 || (opener !== 34 && opener !== APOSTROPHE)) return false
+  const other = opener === 34 ? APOSTROPHE : 34
+  if (text.charCodeAt(start + 1) !== other && text.charCodeAt(end - 2) !== other) return false
+  let inner = 0
+  for (let at = start + 1; at < end - 1; at++) {
+    // A quote in a bracket class (`'"url":"[^"]*"'`, a grep pattern) is matched, not paired.
+    if (text.charCodeAt(at) === other && !(text.charCodeAt(at - 1) === 91 || (text.charCodeAt(at - 1) === 94 && text.charCodeAt(at - 2) === 91) || text.charCodeAt(at + 1) === 93)) inner++
+  }
+  return (inner & 1) === 1
+}
+
+/**
  * Calls `visit` for each quoted string of the line `[start, end)` (see {@link quotedSpans}), in order, with whether
  * its content is a regex. `quotes[0, count)` are the offsets of the line's quote characters, in order (see
  * {@link quotePositions}): the pairing walks that list only, and is linear, as once a quote character finds no
@@ -334,7 +363,7 @@ export function forEachQuoted(text: string, start: number, end: number, quotes: 
     const at = quotes[next]!
     const code = text.charCodeAt(at)
     const kind = code === 34 ? 1 : code === BACKTICK ? 2 : code === LEFT_DOUBLE ? 4 : code === APOSTROPHE ? 8 : 0
-    if (kind === 0 || exhausted & kind) {
+    if (kind === 0 || exhausted & kind || ((kind & 9) !== 0 && isEscapedQuote(text, at, start))) {
       next++
       continue
     }
@@ -353,7 +382,7 @@ export function forEachQuoted(text: string, start: number, end: number, quotes: 
     let close = next + 1
     for (; close < count; close++) {
       const candidate = quotes[close]!
-      if (text.charCodeAt(candidate) !== closer) continue
+      if (text.charCodeAt(candidate) !== closer || ((kind & 9) !== 0 && isEscapedQuote(text, candidate, start))) continue
       if (closer !== APOSTROPHE) break
       if (!isSpace(text.charCodeAt(candidate - 1)) && !(candidate + 1 < end && isAlnumAt(text, candidate + 1))) break
     }
@@ -363,7 +392,7 @@ export function forEachQuoted(text: string, start: number, end: number, quotes: 
       continue
     }
     const closeAt = quotes[close]!
-    if (closeAt > at + 1) visit(isRegexSyntax(text, at + 1, closeAt), at, closeAt + 1)
+    if (closeAt > at + 1 && !nestsUnevenly(text, at, closeAt + 1)) visit(isRegexSyntax(text, at + 1, closeAt), at, closeAt + 1)
     next = close + 1
   }
 }

@@ -5,7 +5,7 @@ import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
 import { bulletDirectiveStart, capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
-import { classifyWord, digitHashes, flagPhrases, hexWordAt, lineHead, mayBeDigitHash, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd, uuidsIn } from './words.js'
+import { classifyWord, digitHashes, flagPhrases, hexWordAt, isChatCommand, lineHead, mayBeDigitHash, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd, uuidsIn } from './words.js'
 
 /**
  * How a part's text is scanned: `instruction` (user, system) for everything including constraint sentences and pasted
@@ -821,6 +821,8 @@ class PartScan {
       // A version keeps the product it versions (`OpenWrt 23.05-SNAPSHOT`, `node 20.11.1`, `Python 3.11`).
       const product = word > 0 && (code === VERSION || (code === NUMBER && (flags[word]! & ~(LOWER | NON_HEX_LETTER | OTHER)) === (DIGIT | DOT))) ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
       if (product !== -1) spans.push(VERSION, product, wordEnd)
+      // A chat tool's command opening the user's line (aider's `/ask`, `/model …`) talks to the tool: no path.
+      else if (code === PATH && word === 0 && this.source === 'pasted' && isChatCommand(region, wordStart, wordEnd)) continue
       // A closing tag (`</task-notification>`) is markup, not a rooted path.
       else if ((classified & NOT_ALONE) === 0 && !(code === PATH && wordStart > 0 && region.charCodeAt(wordStart - 1) === 60) && !(code === IDENTIFIER && this.codePayload && (flags[word]! & VALUE_UNITS) === 0)) {
         const end = code === URL_KIND ? urlEnd(region, wordStart, wordEnd) : wordEnd
@@ -847,7 +849,17 @@ class PartScan {
   private numericPhrases(): void {
     const { words, phrases } = this
     const found = numericPhrases(this.region, words.starts, words.ends, words.flags, words.count, phrases)
-    for (let phrase = 0; phrase < found; phrase++) this.spans.push(NUMBER, words.starts[phrases[2 * phrase]!]!, words.ends[phrases[2 * phrase + 1]!]!)
+    for (let phrase = 0; phrase < found; phrase++) {
+      let start = words.starts[phrases[2 * phrase]!]!
+      // A quoted key (`"total_frames": 22`) keeps its opening quote with its closing one; a key whose closing quote
+      // has no opener before it is a fragment of a string cut elsewhere.
+      const quote = this.region.charCodeAt(words.ends[phrases[2 * phrase]!]!)
+      if (phrases[2 * phrase]! !== phrases[2 * phrase + 1]! && (quote === 34 || quote === 39)) {
+        if (this.region.charCodeAt(start - 1) !== quote) continue
+        start--
+      }
+      this.spans.push(NUMBER, start, words.ends[phrases[2 * phrase + 1]!]!)
+    }
   }
 
   /** Pushes the line's flag phrases (`--max_steps 3000` a number, `--model gpt-4o` an identifier). */

@@ -27,6 +27,8 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
   // A comparator with a number (`>200`, `<=5ms`) is a threshold; a range needs a dotted version (`>=3.11`).
   if (flags & (COMPARE | EQUALS | OTHER) && flags & DIGIT && isComparator(word.charCodeAt(0)) && COMPARED_NUMBER.test(word)) return 'number'
   if (flags & EQUALS) {
+    // `SINCE_DATE=$(date` is a command substitution cut at its first space: a fragment, no item.
+    if (flags & PAREN && opensSubstitution(word)) return undefined
     if (ENV.test(word)) return 'env'
     if (FLAG_VALUE.test(word) || KEY_VALUE.test(word)) return NUMERIC_TAIL.test(word) ? 'number' : 'identifier'
   }
@@ -47,6 +49,22 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
   if (flags & (UNDERSCORE | HYPHEN) && flags & DIGIT && PREFIXED_ID.test(word)) return 'identifier'
   if (flags & DOT && isDotted(word)) return 'identifier'
   return undefined
+}
+
+/**
+ * Whether `word` opens a `$(` (or `$((`) it does not close: more `(` than `)` after its first `$(`. (In
+ * `NAME="$$-$(date +%s)"` the quoted value is still found as a quoted string.) Linear.
+ */
+function opensSubstitution(word: string): boolean {
+  const open = word.indexOf('$(')
+  if (open === -1) return false
+  let depth = 0
+  for (let at = open + 1; at < word.length; at++) {
+    const code = word.charCodeAt(at)
+    if (code === 40) depth++
+    else if (code === 41) depth--
+  }
+  return depth > 0
 }
 
 /**
@@ -75,6 +93,29 @@ export function standsAlone(word: string, kind: ItemKind, flags: number = wordFl
   if (kind === 'identifier') return !isBareName(word, flags)
   if (kind === 'number') return !(SCIENTIFIC.test(word) || DECIMAL.test(word) || MAGNITUDE.test(word) || PRODUCT_NUMBER.test(word))
   return true
+}
+
+/**
+ * The commands a chat tool takes on its own input line (aider's `/ask`, `/model`, `/code`, `/multiline-mode`; Claude
+ * Code's and Gemini CLI's `/compact`, `/clear`, `/init`): at the head of a user's line, a one-segment `/word` of this
+ * list talks to the tool, it names no file.
+ */
+const CHAT_COMMANDS: ReadonlySet<string> = new Set([
+  'add', 'architect', 'ask', 'chat-mode', 'clear', 'code', 'commit', 'context', 'copy', 'copy-context', 'diff', 'drop', 'edit', 'editor',
+  'editor-model', 'exit', 'git', 'help', 'lint', 'load', 'ls', 'map', 'map-refresh', 'model', 'models', 'multiline-mode', 'paste', 'quit',
+  'read-only', 'reasoning-effort', 'report', 'reset', 'run', 'save', 'settings', 'test', 'think-tokens', 'tokens', 'undo', 'voice',
+  'weak-model', 'web', 'compact', 'init', 'memory', 'resume', 'cost', 'config', 'doctor', 'review', 'status', 'permissions', 'agents',
+  'mcp', 'hooks', 'chat', 'restore', 'stats', 'tools', 'theme', 'auth', 'bug', 'about', 'privacy', 'vim', 'directory', 'extensions',
+])
+
+/** Whether `text[start, end)` is `/` and one of {@link CHAT_COMMANDS} (lower case, one segment). */
+export function isChatCommand(text: string, start: number, end: number): boolean {
+  if (text.charCodeAt(start) !== 47 || end - start < 3 || end - start > 20) return false
+  for (let at = start + 1; at < end; at++) {
+    const code = text.charCodeAt(at)
+    if (!((code >= 97 && code <= 122) || code === 45)) return false
+  }
+  return CHAT_COMMANDS.has(text.slice(start + 1, end))
 }
 
 /** A count with a magnitude suffix: `596M`, `11k`, `4.2k`, `1.5B`. */
@@ -115,9 +156,30 @@ export function urlEnd(text: string, start: number, end: number): number {
   }
   // `://` looked for inside the word only: an indexOf past it would scan the rest of the text for every such word.
   for (let at = start; at + 2 < to; at++) {
-    if (text.charCodeAt(at) === 58 && text.charCodeAt(at + 1) === 47 && text.charCodeAt(at + 2) === 47) return at + 3 < to ? to : -1
+    if (text.charCodeAt(at) === 58 && text.charCodeAt(at + 1) === 47 && text.charCodeAt(at + 2) === 47) return at + 3 < to && !holdsPlaceholder(text, at + 3, to) ? to : -1
   }
   return to - start >= 2 ? to : -1
+}
+
+/**
+ * Whether `text[start, end)` holds a template's placeholder: four `X` or more after a `/ . = - _ :` (a DOI template's
+ * `https://doi.org/XXXXXXX.XXXXXXX`, `?key=XXXX`). Such a URL names nothing to fetch. Linear.
+ */
+function holdsPlaceholder(text: string, start: number, end: number): boolean {
+  let run = 0
+  let delimited = false
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at)
+    if (code === 88) {
+      if (run === 0) {
+        const before = text.charCodeAt(at - 1)
+        delimited = before === 47 || before === 46 || before === 61 || before === 45 || before === 95 || before === 58
+      }
+      run++
+      if (run >= 4 && delimited) return true
+    } else run = 0
+  }
+  return false
 }
 
 const URL = /^(?:https?|ftp|file|ssh|git|wss?|s3|gs):\/\/\S+$/i
