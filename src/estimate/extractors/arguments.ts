@@ -61,7 +61,8 @@ const SHORT_PAYLOAD_LINES = 5
 /**
  * Kinds kept from a long payload (a file's content, a patch): the values written into it (a path, a URL, a pin, an id,
  * `save_steps: 500`, `--max_steps 3000`, `WORKERS=4`; of identifiers, those `isWrittenValue` accepts:
- * `--output_dir ./checkpoints/sft`, `arXiv:2504.12216`), which a session types again in later commands, and not its
+ * `--output_dir ./checkpoints/sft`, `arXiv:2504.12216`; a CSS custom property with its value, `--color-primary: #605BFF`;
+ * a markup attribute's quoted path or URL, `./assets/logo.svg` of `src="./assets/logo.svg"`), which a session types again in later commands, and not its
  * prose or code (the file holds those, and the payload's target path stands for them).
  */
 const PAYLOAD_VALUE_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'version', 'uuid', 'hash', 'number', 'env'])
@@ -268,14 +269,80 @@ function payloadItems(
   }
   for (let index = 0; index < spans.length; index++) {
     pushBefore(spans.starts[index]!)
-    const kind = spans.kindOf(index)
-    if (kinds !== undefined && !kinds.has(kind) && !(kind === 'identifier' && isWrittenValue(value.slice(spans.starts[index], spans.ends[index])))) continue
-    if ((kind === 'path' || kind === 'url') && !isUsablePath(value, spans.starts[index]!, spans.ends[index]!)) continue
-    const [from, to] = locate(spans.starts[index]!, spans.ends[index]!)
-    push(value.slice(spans.starts[index], spans.ends[index]), from, to)
-    pushedEnd = Math.max(pushedEnd, spans.ends[index]!)
+    let kind = spans.kindOf(index)
+    let spanStart = spans.starts[index]!
+    let spanEnd = spans.ends[index]!
+    // A custom property's value (`--color-primary: #605BFF;`, `--radius: 12px;`) is written with its property.
+    const property = kind === 'constant' || kind === 'number' ? customPropertyStart(value, start, spanStart, spanEnd, end) : -1
+    if (property !== -1) spanStart = property
+    else if (kind === 'identifier') {
+      // A markup attribute's quoted path or URL (`<img src="./assets/logo.svg" />`) is the value, not its attribute.
+      const quoted = attributeValue(value, spanStart, spanEnd, end)
+      if (quoted !== undefined) {
+        ;[spanStart, spanEnd, kind] = quoted
+      }
+    }
+    if (property === -1 && kinds !== undefined && !kinds.has(kind) && !(kind === 'identifier' && isWrittenValue(value.slice(spanStart, spanEnd)))) continue
+    if ((kind === 'path' || kind === 'url') && !isUsablePath(value, spanStart, spanEnd)) continue
+    const [from, to] = locate(spanStart, spanEnd)
+    push(value.slice(spanStart, spanEnd), from, to)
+    pushedEnd = Math.max(pushedEnd, spanEnd)
   }
   pushBefore(Number.POSITIVE_INFINITY)
+}
+
+/** The longest custom property name looked back over (`--color-text-main`): a longer run of units is no declaration. */
+const MAX_PROPERTY = 64
+
+/**
+ * customPropertyStart(value, [start, end), [valueStart, valueEnd)) = where `--name` starts when the value word at
+ * `[valueStart, valueEnd)` is the whole value of a CSS custom property declaration (`--name: value` then `;`, `}` or
+ * the line's end, the `--` after a line start, a space, `{` or `;`), else -1. Looks back at most {@link MAX_PROPERTY}
+ * units past the `:`, so a long line costs no more per value.
+ */
+export function customPropertyStart(value: string, start: number, valueStart: number, valueEnd: number, end: number): number {
+  let after = valueEnd
+  while (after < end && (value.charCodeAt(after) === 32 || value.charCodeAt(after) === 9)) after++
+  const closer = value.charCodeAt(after)
+  if (after < end && closer !== 59 && closer !== 125 && closer !== 10 && closer !== 13) return -1
+  let at = valueStart
+  while (at > start && (value.charCodeAt(at - 1) === 32 || value.charCodeAt(at - 1) === 9)) at--
+  if (at === start || value.charCodeAt(at - 1) !== 58) return -1
+  at--
+  const nameEnd = at
+  const limit = Math.max(start, nameEnd - MAX_PROPERTY)
+  while (at > limit && isPropertyUnit(value.charCodeAt(at - 1))) at--
+  // `--` and a letter open the name; a unit before it that could be a name's would make it longer than the limit.
+  if (nameEnd - at < 3 || value.charCodeAt(at) !== 45 || value.charCodeAt(at + 1) !== 45 || !isLetter(value.charCodeAt(at + 2))) return -1
+  if (at > start) {
+    const before = value.charCodeAt(at - 1)
+    if (before !== 32 && before !== 9 && before !== 10 && before !== 13 && before !== 123 && before !== 59) return -1
+  }
+  return at
+}
+
+const isLetter = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+/** Units of a custom property's name: letters, digits, `-`, `_`. */
+const isPropertyUnit = (code: number) => isLetter(code) || (code >= 48 && code <= 57) || code === 45 || code === 95
+
+/**
+ * attributeValue(value, [wordStart, wordEnd)) = the range and kind of the quoted value of a markup attribute word
+ * (`src="./assets/logo.svg"`, `href='https://…'`: a name of letters, `-` or `:`, `=`, a quote, the value, the same
+ * quote within the word or right after it) when that value is a path or a URL, else undefined. Linear in the word.
+ */
+export function attributeValue(value: string, wordStart: number, wordEnd: number, end: number): [number, number, 'path' | 'url'] | undefined {
+  let at = wordStart
+  while (at < wordEnd && (isLetter(value.charCodeAt(at)) || value.charCodeAt(at) === 45 || value.charCodeAt(at) === 58)) at++
+  if (at === wordStart || at + 1 >= wordEnd || value.charCodeAt(at) !== 61) return undefined
+  const quote = value.charCodeAt(at + 1)
+  if (quote !== 34 && quote !== 39) return undefined
+  const valueStart = at + 2
+  let close = valueStart
+  while (close < wordEnd && value.charCodeAt(close) !== quote) close++
+  if (close === wordEnd && (close >= end || value.charCodeAt(close) !== quote)) return undefined
+  if (close === valueStart) return undefined
+  const kind = classifyWord(value.slice(valueStart, close))
+  return kind === 'path' || kind === 'url' ? [valueStart, close, kind] : undefined
 }
 
 /** Header prefixes of a patch before the path of a file it writes: Codex's apply_patch, then unified diff's. */
