@@ -483,13 +483,24 @@ describe('issue 11: what compact must never do', () => {
     // A black-box re-test: 307 verified tokens against 312 replaced, written as 315 (the snapshot tags are not free).
     const text = readFileSync(fileURLToPath(new URL('../transcript/formats/__fixtures__/gemini-cli/stream-json.jsonl', import.meta.url)), 'utf8')
     const gemini = await readTranscript(sourceFromString('run.jsonl', text), { format: 'gemini-cli' })
-    const framed = await compactTranscript(gemini, { ...base, planner: undefined, slot: 4000 })
+    const tokenizer = await createTokenizer('o200k_base')
+    // A summary two tokens short of its messages, as its text: the items, then filler prose up to that size (the
+    // case is built, not left to where the ledger's gist happens to stop).
+    const nearlyAsLarge = createMockSummarizer({
+      respond: (request) => {
+        const replaced = request.messages.reduce((sum, message) => sum + messageTokens(message, tokenizer), 0)
+        let summary = request.groups.flatMap((group) => group.items.map((item) => item.text)).join('\n')
+        while (tokenizer.count(`${summary} and so on`) <= replaced - 2) summary += ' and so on'
+        return summary
+      },
+    })
+    const options = { ...base, planner: undefined, slot: 4000, summarizer: nearlyAsLarge }
+    const framed = await compactTranscript(gemini, options)
     expect(framed.kind).toBe('refused')
     expect(framed.refusal).toMatchObject({ code: 'no-gain', reason: expect.stringContaining('as gemini-cli writes it') })
     // The same messages in a format that writes a summary as its text compact: only the framing tipped it.
-    const plain = await compactTranscript({ ...gemini, format: 'openai' }, { ...base, planner: undefined, slot: 4000 })
+    const plain = await compactTranscript({ ...gemini, format: 'openai' }, options)
     expect(plain.kind).toBe('compacted')
-    const tokenizer = await createTokenizer('o200k_base')
     expect(plain.kind === 'compacted' && tokenizer.count(`<state_snapshot>\n${plain.summaries[0]!.text}\n</state_snapshot>`)).toBeGreaterThanOrEqual(plain.kind === 'compacted' ? plain.summaries[0]!.replacedTokens : 0)
   })
 
