@@ -5,6 +5,7 @@
  */
 import type { Message } from '../spec/transcript.js'
 import { createRandom } from '../_random.js'
+import { argumentStrings } from '../audit/_arguments.js'
 import type { GoldItem, GoldKind, GoldSource } from './gold/index.js'
 
 /** A gold text of a segment, once: its first occurrence, and whether any occurrence lies outside tool output. */
@@ -34,22 +35,8 @@ export function distinctGold(items: readonly GoldItem[]): DistinctGold[] {
   }))
 }
 
-/**
- * The string leaves of a tool call's arguments, in order (numbers and booleans as written); an array of strings is one
- * leaf, its elements joined by spaces (an argv such as `["node", "--version"]` reads as `node --version`).
- */
-export function argumentStrings(value: unknown): string[] {
-  const out: string[] = []
-  const visit = (node: unknown): void => {
-    if (typeof node === 'string') out.push(node)
-    else if (typeof node === 'number' || typeof node === 'boolean') out.push(String(node))
-    else if (Array.isArray(node) && node.length > 0 && node.every((element) => typeof element === 'string')) out.push(node.join(' '))
-    else if (Array.isArray(node)) for (const element of node) visit(element)
-    else if (node !== null && typeof node === 'object') for (const element of Object.values(node)) visit(element)
-  }
-  visit(value)
-  return out
-}
+/** The string leaves of a tool call's arguments, as the audit reads them (re-exported for the eval's callers). */
+export { argumentStrings }
 
 /** Separates pieces of a haystack so no match spans two of them. */
 const SEPARATOR = '\u0000'
