@@ -36,6 +36,17 @@ function timeProcess([command, args]) {
   return { ms, stdout: run.stdout }
 }
 
+/**
+ * The library in an agent loop (bench/_agent-loop.js, its own process): read + `checkTranscript` of `file` `calls`
+ * times in one process; the first call (cold code) and the best and median of the others (warm code), wall ms.
+ */
+function agentLoop(file, calls) {
+  const { stdout } = timeProcess([process.execPath, [join(root, 'bench', '_agent-loop.js'), file, 'claude-code', String(calls)]])
+  const { first, warm, floor } = JSON.parse(stdout)
+  const sorted = [...warm].sort((a, b) => a - b)
+  return { calls, firstMs: Math.round(first), warmBestMs: Math.round(sorted[0]), warmMedianMs: Math.round(sorted[Math.floor(sorted.length / 2)]), floor }
+}
+
 /** Runs each variant `runs` times, alternating them run by run; per variant: best and median ms, and the last output. */
 function alternate(variants, runs) {
   const times = variants.map(() => [])
@@ -96,6 +107,7 @@ export async function whole(options = {}) {
       rmSync(file, { force: true })
     }
     let real
+    let loop
     if (existsSync(REAL_SESSION)) {
       real = alternate(
         [
@@ -104,13 +116,14 @@ export async function whole(options = {}) {
         ],
         options.runs ?? 5,
       ).map((row) => ({ name: row.name, ms: Math.round(row.best), medianMs: Math.round(row.median), decision: JSON.parse(row.output).decision.kind }))
+      loop = agentLoop(REAL_SESSION, options.loopCalls ?? 10)
     } else {
       console.error(`bench whole: ${REAL_SESSION} not found; skipping the real session`)
     }
     return {
       fixed: fixed.map((row) => ({ name: row.name, ms: Math.round(row.best), medianMs: Math.round(row.median) })),
       rows,
-      real: real ? { file: 'claude-code-engram-sjonas50/diffusion-session1 (1.5 MB)', rows: real } : undefined,
+      real: real ? { file: 'claude-code-engram-sjonas50/diffusion-session1 (1.5 MB)', rows: real, loop } : undefined,
     }
   } finally {
     rmSync(work, { recursive: true, force: true })
@@ -132,6 +145,8 @@ export function printWhole(result) {
   if (result.real) {
     console.log(`  real session ${result.real.file}:`)
     for (const row of result.real.rows) console.log(`    ${row.name.padEnd(26)} ${fixed(row.ms).padStart(7)} ms  [${row.medianMs}]  decision ${row.decision}`)
+    const loop = result.real.loop
+    if (loop) console.log(`    library, ${loop.calls} read + checkTranscript calls in one process (bench/_agent-loop.js): first ${loop.firstMs} ms, then best ${loop.warmBestMs} ms [median ${loop.warmMedianMs}], floor ${loop.floor}`)
   }
 }
 
