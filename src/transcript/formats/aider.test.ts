@@ -198,3 +198,43 @@ describe('a session header between a suggested command and its answer (a re-test
     expect(transcript.messages.flatMap((message) => message.parts).filter((part) => part.type === 'tool-call')).toEqual([])
   })
 })
+
+describe('aider’s own lines between a reply and a `Run shell command?` prompt (a re-test on a real history)', () => {
+  // `confirm_ask` writes its subject (the suggested command(s), one `tool_output`: one `>` line, or a multi-line
+  // output with `> ` on its first line) right before the prompt; `tool_error` lines written before it (a failed edit)
+  // are aider's, not the command.
+  const history = (subject: string[]) =>
+    [
+      '#### reload the proxy  ',
+      '',
+      'Edit the config, then reload:',
+      '',
+      '```bash',
+      'sudo systemctl reload proxy',
+      '```',
+      '',
+      '> Tokens: 5.4k sent, 435 received.  ',
+      "> Unable to write file /srv/proxy/site.conf after 5 attempts: [Errno 13] Permission denied: '/srv/proxy/site.conf'  ",
+      "> [Errno 13] Permission denied: '/srv/proxy/site.conf'  ",
+      ...subject,
+      "> Run shell command? (Y)es/(N)o/(S)kip all/(D)on't ask again [Yes]: y  ",
+      '> Running sudo systemctl reload proxy  ',
+      '',
+    ].join('\n')
+
+  it('takes only the output just before the prompt for the command, and the error lines as an aider note', async () => {
+    const transcript = await read('h.md', history(['> sudo systemctl reload proxy  ']))
+    const call = transcript.messages.flatMap((message) => message.parts).find((part) => part.type === 'tool-call')
+    expect(call).toEqual({ type: 'tool-call', id: 'aider-shell-13', name: 'shell', arguments: { command: 'sudo systemctl reload proxy' } })
+    const note = transcript.messages.find((message) => message.role === 'system')!
+    expect(note.provenance).toEqual({ line: 9, endLine: 11 })
+    expect((note.parts[0] as { text: string }).text).toContain("[Errno 13] Permission denied: '/srv/proxy/site.conf'")
+  })
+
+  it('takes a multi-line subject whole, and nothing of the error lines before it', async () => {
+    const transcript = await read('h.md', history(['> sudo systemctl reload proxy', 'curl -I localhost  ']))
+    const call = transcript.messages.flatMap((message) => message.parts).find((part) => part.type === 'tool-call')
+    expect(call).toMatchObject({ arguments: { command: 'sudo systemctl reload proxy\ncurl -I localhost' } })
+    expect(transcript.messages.find((message) => message.role === 'system')!.provenance).toEqual({ line: 9, endLine: 11 })
+  })
+})

@@ -13,7 +13,8 @@
  *   `>` line was a model's Markdown quote after all. Lines right after an aider line (no blank between) that are
  *   not aider, user or session lines continue it too (a padded multi-line shell command). A run of aider output
  *   (blank lines between allowed) is one `system` message: it is aider talking, never the model — except shell commands:
- *   the lines just before `> Run shell command(s)? … : ANSWER` are the command(s) the model proposed; they become
+ *   the one output just before `> Run shell command(s)? … : ANSWER` (its `>` line and the lines continuing it) is the
+ *   command(s) the model proposed (aider's lines before it, a failed edit's errors, stay a note); it becomes
  *   an assistant tool call (id `aider-shell-LINE`, name `shell`, arguments `{command}`), and the prompt with the
  *   `>` lines after it (`Running …`, `Add command output to the chat?`, `Added N lines…`) its tool result.
  *   aider does not copy command output into this file, so the result holds only what it printed about it.
@@ -324,8 +325,7 @@ function* emitBlock(block: readonly BlockLine[], group: MessageGroup, options: E
   let answers: readonly BlockLine[] | undefined
   if (options.opening && prompts.length > 0) {
     const carried = options.carried ?? []
-    let tail = carried.length
-    while (tail > 0 && carried.length - tail < 20 && isSubjectLine(carried[tail - 1]!.text)) tail--
+    const tail = subjectStart(carried, carried.length, 0)
     if (tail < carried.length) answers = carried.slice(tail)
     if (options.carried) yield* emitBlock(carried.slice(0, tail), group)
     if (answers) yield* call(answers, block[prompts[0]!]!)
@@ -333,20 +333,13 @@ function* emitBlock(block: readonly BlockLine[], group: MessageGroup, options: E
   } else if (options.carried) yield* emitBlock(options.carried, group)
   for (let order = 0; order < prompts.length; order++) {
     const promptIndex = prompts[order]!
-    let subjectStart = promptIndex
-    if (order > 0 || answers === undefined) {
-      while (subjectStart > cursor && promptIndex - subjectStart < 20 && isSubjectLine(block[subjectStart - 1]!.text)) subjectStart--
-    }
-    yield* notes(cursor, subjectStart)
+    const start = order > 0 || answers === undefined ? subjectStart(block, promptIndex, cursor) : promptIndex
+    yield* notes(cursor, start)
     const nextPrompt = prompts[order + 1]
-    let resultEnd = block.length
-    if (nextPrompt !== undefined) {
-      resultEnd = nextPrompt
-      while (resultEnd > promptIndex + 1 && nextPrompt - resultEnd < 20 && isSubjectLine(block[resultEnd - 1]!.text)) resultEnd--
-    }
+    const resultEnd = nextPrompt === undefined ? block.length : subjectStart(block, nextPrompt, promptIndex + 1)
     const prompt = block[promptIndex]!
     const id = `aider-shell-${prompt.line}`
-    if (order > 0 || answers === undefined) yield* call(block.slice(subjectStart, promptIndex), prompt)
+    if (order > 0 || answers === undefined) yield* call(block.slice(start, promptIndex), prompt)
     const result = block.slice(promptIndex, resultEnd)
     const part: Part = { type: 'tool-result', callId: id, name: 'shell', content: result.map((entry) => entry.text).join('\n'), isError: false }
     const closed = group.add('tool', `shell-result:${id}`, [part], prompt.line, undefined)
@@ -357,6 +350,19 @@ function* emitBlock(block: readonly BlockLine[], group: MessageGroup, options: E
     cursor = resultEnd
   }
   yield* notes(cursor, block.length)
+}
+
+/**
+ * The start of a prompt's subject = the one aider output just before `end` (its `>` line and the lines continuing it)
+ * when it can be a command, else `end`. aider's `confirm_ask` writes the suggested command(s) as one `tool_output`
+ * (several commands padded into one multi-line output) right before the prompt; lines before it (a failed edit's
+ * `Unable to write …` / `[Errno 13] …`, `Tokens:`) are aider's own and stay a note.
+ */
+function subjectStart(lines: readonly BlockLine[], end: number, floor: number): number {
+  let start = end - 1
+  while (start > floor && !lines[start]!.raw.startsWith('>')) start--
+  if (start < floor || !lines[start]!.raw.startsWith('>')) return end
+  return isSubjectLine(lines[start]!.text) ? start : end
 }
 
 /** Lines aider prints around a command prompt that are not the command itself. */
