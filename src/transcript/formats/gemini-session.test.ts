@@ -187,3 +187,44 @@ describe('--format gemini-session on another tool’s JSONL (a re-test: a Claude
     expect(transcript.warnings).toEqual(Array.from({ length: 10 }, (_, index) => `session.jsonl: line ${index + 3}: ${kind}`))
   })
 })
+
+describe('parallel calls of a new session (a re-test on a real gemini-3-flash-preview recording, 2026-06)', () => {
+  // Each of N parallel `toolCalls[].result` holds all N functionResponses, each with its call's id; the thought is
+  // both a `thought: true` content part and Gemini CLI's `thoughts[]` parse of it (subject, description).
+  const calls = [
+    { id: 'update_topic__update_topic_1_0', name: 'update_topic', args: { title: 'Errors' } },
+    { id: 'read_file__read_file_2_1', name: 'read_file', args: { file_path: 'requirements.txt' } },
+    { id: 'run_shell_command__run_shell_command_3_2', name: 'run_shell_command', args: { command: 'pip list' } },
+  ]
+  const outputs = ['Current topic: "Errors"', 'flask==3.1.3', 'Output: pip 25.2']
+  const responses = calls.map((call, index) => ({ functionResponse: { id: call.id, name: call.name, response: { output: outputs[index] } } }))
+  const record = {
+    id: 'g',
+    type: 'gemini',
+    content: [{ text: '**Analyzing User Errors** I am reading the traceback.', thought: true }, ...calls.map((call) => ({ functionCall: call }))],
+    thoughts: [{ subject: 'Analyzing User Errors', description: 'I am reading the traceback.', timestamp: '2026-06-12T04:17:07.158Z' }],
+    toolCalls: calls.map((call) => ({ ...call, result: responses, status: 'success' })),
+  }
+  const text = [META, line({ id: 'u', type: 'user', content: [{ text: 'explain the error' }] }), line(record)].join('\n')
+
+  it('gives each call only the functionResponse with its own id', async () => {
+    const transcript = await read(text)
+    const results = transcript.messages.flatMap((message) => message.parts).filter((part) => part.type === 'tool-result')
+    expect(results.map((part) => [part.callId, part.content])).toEqual(calls.map((call, index) => [call.id, outputs[index]]))
+    expect(transcript.pairs).toHaveLength(3)
+  })
+
+  it('reads a thought once when it is both a thought part and an entry of thoughts[]', async () => {
+    const transcript = await read(text)
+    const reasoning = transcript.messages.flatMap((message) => message.parts).filter((part) => part.type === 'reasoning')
+    expect(reasoning).toEqual([{ type: 'reasoning', text: '**Analyzing User Errors** I am reading the traceback.' }])
+  })
+
+  it('still takes the whole result when no functionResponse carries the call’s id, and thoughts[] when content has no thought part', async () => {
+    const old = { ...record, content: '', toolCalls: [{ ...calls[0], result: [{ functionResponse: { name: 'update_topic', response: { output: 'done' } } }], status: 'success' }] }
+    const transcript = await read([META, line(old)].join('\n'))
+    const parts = transcript.messages.flatMap((message) => message.parts)
+    expect(parts.find((part) => part.type === 'tool-result')).toMatchObject({ callId: calls[0]!.id, content: 'done' })
+    expect(parts.filter((part) => part.type === 'reasoning')).toEqual([{ type: 'reasoning', text: 'Analyzing User Errors: I am reading the traceback.' }])
+  })
+})

@@ -13,10 +13,11 @@
  *   - `user` → a user message; a `<state_snapshot>` in it (Gemini's compression summary) → a `summary` part with
  *     source `gemini-cli`; a user message of `functionResponse` parts only (v0.44 records tool responses that way) →
  *     a `tool` message of their results, unless the call's results were already read from its `toolCalls`.
- *   - `gemini` → an assistant message: `thoughts` (`subject: description`) and `thought` parts as reasoning, the text,
- *     and the calls: from `functionCall` parts when `content` holds any (Gemini CLI takes content as the source of
- *     truth then), else from `toolCalls` (`{id, name, args, result, status}`); the results (`result`'s
- *     `functionResponse` parts, `status: "error"` → isError) follow as a `tool` message.
+ *   - `gemini` → an assistant message: `thoughts` (`subject: description`, unless a `thought` part holds both) and
+ *     `thought` parts as reasoning, the text, and the calls: from `functionCall` parts when `content` holds any (Gemini
+ *     CLI takes content as the source of truth then), else from `toolCalls` (`{id, name, args, result, status}`); the
+ *     results (`result`'s `functionResponse` parts with the call's id, else all of them; `status: "error"` → isError)
+ *     follow as a `tool` message.
  *   - `info`, `error`, `warning` and other types → skipped, counted in `envelope.skipped` (the CLI's own notices,
  *     never sent to the model).
  * - `content` is a string, a part or a list of parts; a part without text reads as a `[name]` placeholder. A `user` or
@@ -98,6 +99,15 @@ export function geminiContentText(content: unknown): string {
     .join('\n')
 }
 
+/**
+ * A call's own result = the `functionResponse` parts of its `result` whose id is the call's, else the whole result.
+ * Parallel calls of newer sessions (gemini-3, 2026) each record every call's responses in their `result`.
+ */
+function ownResult(result: unknown, id: string): unknown {
+  const own = partsOf(result).filter((part) => isObject(part) && isObject(part['functionResponse']) && part['functionResponse']['id'] === id)
+  return own.length > 0 ? own : result
+}
+
 /** Maps message records to messages (see the module's comment). */
 function toMessages(entries: readonly Entry[], skippedTypes: Record<string, number>, keepSource: boolean, unknown: string[], contentless: (entry: Entry) => void): Message[] {
   const messages: Message[] = []
@@ -136,15 +146,18 @@ function toMessages(entries: readonly Entry[], skippedTypes: Record<string, numb
       push(entry, 'user', [text.includes(SNAPSHOT_OPEN) ? { type: 'summary', text, source: 'gemini-cli' } : { type: 'text', text }])
     } else if (type === 'gemini') {
       const parts: Part[] = []
+      const content = partsOf(record['content'])
+      // `thoughts[]` is Gemini CLI's parse (subject, description) of the thought parts it also records in content.
+      const thoughtTexts = content.flatMap((part) => (isObject(part) && part['thought'] === true && typeof part['text'] === 'string' ? [part['text']] : []))
       const thoughts = record['thoughts']
       if (Array.isArray(thoughts)) {
         for (const thought of thoughts) {
           if (!isObject(thought)) continue
-          const text = [thought['subject'], thought['description']].filter((value) => typeof value === 'string' && value !== '').join(': ')
-          if (text) parts.push({ type: 'reasoning', text })
+          const pieces = [thought['subject'], thought['description']].filter((value): value is string => typeof value === 'string' && value !== '')
+          if (pieces.length === 0 || thoughtTexts.some((text) => pieces.every((piece) => text.includes(piece)))) continue
+          parts.push({ type: 'reasoning', text: pieces.join(': ') })
         }
       }
-      const content = partsOf(record['content'])
       const contentCalls = content.filter((part): part is Json => isObject(part) && isObject(part['functionCall']))
       const texts: string[] = []
       for (const part of content) {
@@ -173,7 +186,7 @@ function toMessages(entries: readonly Entry[], skippedTypes: Record<string, numb
       for (const call of calls) {
         if (typeof call['id'] !== 'string' || call['result'] === undefined || call['result'] === null || resultsRead.has(call['id'])) continue
         resultsRead.add(call['id'])
-        results.push({ type: 'tool-result', callId: call['id'], ...(typeof call['name'] === 'string' ? { name: call['name'] } : {}), content: geminiContentText(call['result']), isError: call['status'] === 'error' })
+        results.push({ type: 'tool-result', callId: call['id'], ...(typeof call['name'] === 'string' ? { name: call['name'] } : {}), content: geminiContentText(ownResult(call['result'], call['id'])), isError: call['status'] === 'error' })
       }
       if (parts.length > 0) push(entry, 'assistant', parts)
       if (results.length > 0) push(entry, 'tool', results)
