@@ -129,7 +129,12 @@ function itemFamilies(item: unknown, isCut: IsCut): Set<MessageArrayFamily> | un
   }
   if ('tool_calls' in item || 'function_call' in item || 'tool_call_id' in item || 'reasoning_content' in item) keep(['openai'])
   if ('providerOptions' in item) keep(['ai-sdk'])
-  if ('parts' in item && !('content' in item)) return new Set()
+  if ('parts' in item && !('content' in item)) {
+    // An AI SDK v5/v6 UIMessage (typed parts: step-start, data-*, tool-NAME): the ai-sdk reader refuses it with the way
+    // to convert it. Untyped parts (Gemini contents) fit no family here.
+    const typed = Array.isArray(item.parts) && item.parts.some((part) => isRecord(part) && typeof part.type === 'string')
+    return new Set(typed ? ['ai-sdk'] : [])
+  }
   const content = item.content
   if (Array.isArray(content)) {
     for (const part of content.slice(0, 64)) if (isRecord(part)) keep(partFamilies(part, isCut))

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Transcript } from '../../spec/transcript.js'
 import { testTranscriptFormat } from '../../test-utils/transcript-format.js'
+import { readTranscript } from '../read.js'
 import { sourceFromString } from '../source.js'
 import { aiSdkFormat } from './ai-sdk.js'
 
@@ -79,5 +80,33 @@ describe('ai-sdk format', () => {
       { role: 'user', content: [{ type: 'text', text: 'Summary: ORD-77120 refunded.' }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'f', output: { type: 'error-text', value: 'bad' } }] },
     ])
+  })
+})
+
+describe('an AI SDK v5/v6 UIMessage array under auto-detection (a re-test: "no format claims")', () => {
+  // v5/v6 UIMessages have `parts` only (step-start, data-*, tool-NAME parts), no `content`; v4's also had `content`.
+  const v5 = JSON.stringify([
+    { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'who is Ada?' }] },
+    {
+      id: 'a1',
+      role: 'assistant',
+      parts: [
+        { type: 'step-start' },
+        { type: 'data-source', id: 'source-1', data: { path: 'knowledge/profile.json' } },
+        { type: 'tool-getProfile', toolCallId: 'call_1', state: 'output-available', input: { name: 'Ada' }, output: { role: 'Engineer' } },
+        { type: 'text', text: 'Ada is an engineer.' },
+      ],
+    },
+  ])
+
+  it('gets the convertToModelMessages hint, as a v4 UIMessage does', async () => {
+    await expect(readTranscript(sourceFromString('ui.json', v5))).rejects.toThrow('this is a UIMessage; convert it with convertToModelMessages')
+    const v4 = '[{"id":"a","role":"user","content":"hi","parts":[{"type":"text","text":"hi"}]}]'
+    await expect(readTranscript(sourceFromString('ui.json', v4))).rejects.toThrow('convert it with convertToModelMessages')
+  })
+
+  it('leaves Gemini contents (untyped `parts`) to the gemini format', async () => {
+    const contents = '[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"text":"hello"}]}]'
+    expect((await readTranscript(sourceFromString('c.json', contents))).format).toBe('gemini')
   })
 })
