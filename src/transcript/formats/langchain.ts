@@ -5,7 +5,8 @@
  *
  * - `type` is the message's type: `human`, `ai`, `system`, `developer`, `tool`, `function`, `chat` (its role in
  *   `data.role`), or a chunk's class name (`AIMessageChunk`, …), read as the message it is a chunk of. `remove`
- *   (LangGraph's RemoveMessage, a deletion marker) is no message and is skipped.
+ *   (LangGraph's RemoveMessage, a deletion marker) and a type it does not know are no message: kept as they were in
+ *   `envelope.carried` (as the chat formats keep an item of an unknown role), each with a warning.
  * - `data.content` is a string or a list of blocks: strings and `text` blocks are text, `reasoning` and `thinking`
  *   blocks reasoning, anything else a short placeholder (`[image_url]`); a `tool_use` block is a tool call only in a
  *   message with no `tool_calls` (LangChain mirrors Anthropic's calls into `tool_calls`).
@@ -20,6 +21,7 @@ import type { Message, Part, Role, Transcript } from '../../spec/transcript.js'
 import { isRecord, scanJsonPrefix } from '../_json-prefix.js'
 import { assertJsonDepth, parseJson } from '../json.js'
 import { pairToolCalls } from '../render.js'
+import { type CarriedItem, carryItem } from './_document.js'
 import { expectObject, fail, type FieldLocation, parseArguments, placeholder } from './_log.js'
 
 /** Each stored `type` and the role it reads as (`chat` takes `data.role`; `remove` is no message). */
@@ -52,7 +54,8 @@ function storedMessages(value: unknown): unknown[] | undefined {
 
 /**
  * Scores a head as LangChain stored messages: 0.95 when every whole item among the first 64 is `{type, data}` with a
- * LangChain message type and an object `data` (at least one such item, or a first item the head cuts inside `data`),
+ * LangChain message type and an object `data` (at least one such item, or a first item the head cuts inside `data`);
+ * 0.9 when every one is `{type, data}` and at least half of them have a LangChain type (the others are kept aside);
  * else 0.
  */
 export function detectLangChain(head: string): number {
@@ -62,13 +65,19 @@ export function detectLangChain(head: string): number {
   if (scanned.errorOffset !== undefined) return 0
   const items = storedMessages(scanned.value)
   if (items === undefined) return 0
-  const isStored = (item: unknown) => isRecord(item) && typeof item['type'] === 'string' && Object.hasOwn(TYPE_ROLES, item['type']) && isRecord(item['data'])
+  const isEntry = (item: unknown): item is Record<string, unknown> => isRecord(item) && typeof item['type'] === 'string' && isRecord(item['data'])
+  const isStored = (item: unknown) => isEntry(item) && Object.hasOwn(TYPE_ROLES, item['type'] as string)
   // The head may cut the last item anywhere: only whole items count, unless a first item longer than the head is all
   // there is (its `type` and the start of its `data` arrived).
   const whole = scanned.complete ? items : items.slice(0, -1)
   if (whole.length === 0) return items.length === 1 && isStored(items[0]) && !isCut(scanned, items[0], 'type') ? 0.95 : 0
-  for (const item of whole.slice(0, 64)) if (!isStored(item)) return 0
-  return 0.95
+  let known = 0
+  const sample = whole.slice(0, 64)
+  for (const item of sample) {
+    if (!isEntry(item)) return 0
+    if (isStored(item)) known++
+  }
+  return known === sample.length ? 0.95 : known * 2 >= sample.length ? 0.9 : 0
 }
 
 /** Whether the head's cut fell inside `container[key]`. */
@@ -166,15 +175,21 @@ async function readLangChain(source: FormatSource, options: ReadOptions = {}): P
   const base = Array.isArray(document) ? '' : '/messages'
   const messages: Message[] = []
   const pendingFunction: { id?: string } = {}
+  const carried: CarriedItem[] = []
+  const warnings: string[] = []
   items.forEach((item, index) => {
     const pointer = `${base}/${index}`
     const record = expectObject(item, at, pointer, 'a LangChain message {type, data}')
     const type = record['type']
-    if (typeof type !== 'string' || !Object.hasOwn(TYPE_ROLES, type)) {
-      fail(at, `${pointer}/type`, `a LangChain message type (${Object.keys(TYPE_ROLES).slice(0, 8).join(', ')}, …)`, type)
+    if (typeof type !== 'string') fail(at, `${pointer}/type`, `a LangChain message type (${Object.keys(TYPE_ROLES).slice(0, 8).join(', ')}, …)`, type)
+    const kind = Object.hasOwn(TYPE_ROLES, type) ? TYPE_ROLES[type]! : undefined
+    if (kind === undefined || kind === 'remove') {
+      const what = kind === 'remove' ? 'type "remove" is a RemoveMessage (LangGraph\'s deletion marker), not a message' : `type ${JSON.stringify(type)} is not a LangChain message type`
+      const carry = carryItem({ file, keepSource }, record, pointer, messages.at(-1)?.provenance?.pointer, what)
+      carried.push(carry.carried)
+      warnings.push(carry.warning)
+      return
     }
-    const kind = TYPE_ROLES[type]!
-    if (kind === 'remove') return
     const data = expectObject(record['data'], at, `${pointer}/data`, 'a data object {content, …}')
     let role: Role
     if (kind === 'chat') {
@@ -206,7 +221,7 @@ async function readLangChain(source: FormatSource, options: ReadOptions = {}): P
     messages.push({ role, parts, ...provenance })
   })
   const { pairs, unpaired } = pairToolCalls(messages)
-  return { format: 'langchain', messages, pairs, unpaired }
+  return { format: 'langchain', messages, pairs, unpaired, ...(carried.length > 0 ? { envelope: { carried } } : {}), ...(warnings.length > 0 ? { warnings } : {}) }
 }
 
 /** LangChain stored messages (`messages_to_dict`, `FileChatMessageHistory`, `mapChatMessagesToStoredMessages`), read only. */
