@@ -113,6 +113,36 @@ describe('codex mapping', () => {
     expect(transcript.messages.map((message) => (message.parts[0] as { text: string }).text)).toEqual(lines.map((_, index) => `m${index}`))
   })
 
+  it("reads a shell output Codex wrapped as JSON ({output, metadata}) decoded, a non-zero exit code as an error", async () => {
+    // A black-box re-test: older rollouts (and public parsers' fixtures) hold `{"output":"…","metadata":{"exit_code":1}}`
+    // as the output string; read as written, its lines were one escaped line and no error line was found.
+    const wrap = (output: string, metadata?: Record<string, unknown>) => JSON.stringify(metadata === undefined ? { output } : { output, metadata })
+    const failing = 'E   sqlalchemy.exc.IntegrityError: null value in column "currency"\nFAILED tests/test_checkout.py::test_pay'
+    const record = (payload: Record<string, unknown>) => JSON.stringify({ timestamp: '2026-06-01T10:00:00.000Z', type: 'response_item', payload })
+    const call = (id: string) => record({ type: 'function_call', name: 'shell', arguments: '{"command":["bash","-lc","pytest -q"]}', call_id: id })
+    const output = (id: string, text: string) => record({ type: 'function_call_output', call_id: id, output: text })
+    const text = [
+      record({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Run the tests.' }] }),
+      call('c1'),
+      output('c1', wrap(failing, { exit_code: 1, duration_seconds: 0.4 })),
+      call('c2'),
+      output('c2', wrap('12 passed', { exit_code: 0, duration_seconds: 0.4 })),
+      call('c3'),
+      output('c3', wrap('no metadata')),
+      call('c4'),
+      // Not the wrapper: another key beside `output`, or JSON the command printed, stays as written.
+      output('c4', '{"output":"x","status":"ok"}'),
+    ].join('\n')
+    const transcript = await read('wrapped.jsonl', `${text}\n`)
+    const results = transcript.messages.flatMap((message) => message.parts).filter((part) => part.type === 'tool-result')
+    expect(results.map((part) => [part.content, part.isError])).toEqual([
+      [failing, true],
+      ['12 passed', false],
+      ['no metadata', false],
+      ['{"output":"x","status":"ok"}', false],
+    ])
+  })
+
   it('names the line and field of a malformed record', async () => {
     await expect(read('bad.jsonl', '{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"robot","content":[]}}\n')).rejects.toThrow(
       'bad.jsonl:1: /payload/role: expected "user", "assistant", "developer" or "system", got the string "robot"',

@@ -299,7 +299,7 @@ function contentText(content: unknown, at: FieldLocation, pointer: string): stri
 }
 
 function outputText(output: unknown, at: FieldLocation, base: string): { content: string; isError: boolean } {
-  if (typeof output === 'string') return { content: output, isError: false }
+  if (typeof output === 'string') return wrappedOutput(output) ?? { content: output, isError: false }
   if (Array.isArray(output)) return { content: contentText(output, at, `${base}/output`), isError: false }
   const record = expectObject(output, at, `${base}/output`, 'a string, an array of content parts or {content, success}')
   const content = record['content']
@@ -307,6 +307,32 @@ function outputText(output: unknown, at: FieldLocation, base: string): { content
     content: typeof content === 'string' ? content : contentText(content ?? [], at, `${base}/output/content`),
     isError: record['success'] === false,
   }
+}
+
+/**
+ * wrappedOutput(text) = `{content: output, isError: exit_code != 0}` when `text` is the JSON a Codex shell call's
+ * output was written as (`{"output": "…", "metadata": {"exit_code": 1, "duration_seconds": 0.4}}`, codex-rs before
+ * its plain `Exit code: N` header), else undefined (any other text, JSON or not, is the output as written). The output
+ * is read decoded, so its lines are lines and a failed command's result is an error; its count leaves out the
+ * wrapper's quoting, which the model was also shown.
+ */
+function wrappedOutput(text: string): { content: string; isError: boolean } | undefined {
+  let start = 0
+  while (start < text.length && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 10 || text.charCodeAt(start) === 13 || text.charCodeAt(start) === 9)) start++
+  if (!text.startsWith('{"output":', start)) return undefined
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
+  const { output, metadata, ...rest } = value as Record<string, unknown>
+  if (typeof output !== 'string' || Object.keys(rest).length > 0) return undefined
+  if (metadata === undefined) return { content: output, isError: false }
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return undefined
+  const exitCode = (metadata as Record<string, unknown>)['exit_code']
+  return { content: output, isError: typeof exitCode === 'number' && exitCode !== 0 }
 }
 
 /** One rollout record as a JSONL line: `{timestamp, type, payload}`. */
