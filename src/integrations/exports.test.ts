@@ -43,6 +43,19 @@ console.log(JSON.stringify(names));`
     })
   })
 
+  it('CommonJS code can require every entry (require of an ES module, Node 20.19 and later)', () => {
+    // A black-box re-test: `require('floorguard')` failed with "No \"exports\" main defined" (only `import` was listed).
+    const [major, minor] = process.versions.node.split('.').map(Number) as [number, number]
+    if (major === 20 && minor < 19) return console.warn('exports.test.ts: this Node cannot require an ES module; skipping the require test')
+    const script = `const names = {};
+for (const path of ['floorguard/ai-sdk', 'floorguard/langchain', 'floorguard/openai-agents']) names[path] = typeof require(path).CompactionRefusedError;
+names.floorguard = typeof require('floorguard').FloorguardError;
+names.check = typeof require('floorguard').checkTranscript;
+console.log(JSON.stringify(names));`
+    const output = execFileSync(process.execPath, ['--no-warnings', '-e', script], { cwd: root, encoding: 'utf8' })
+    expect(JSON.parse(output)).toEqual({ floorguard: 'function', 'floorguard/ai-sdk': 'function', 'floorguard/langchain': 'function', 'floorguard/openai-agents': 'function', check: 'function' })
+  })
+
   it('the main entry imports no optional peer, and each adapter only its own', () => {
     const main = staticImports(join(dist, 'index.js'))
     for (const peer of OPTIONAL_PEERS) expect(main.has(peer), `dist/index.js reaches ${peer}`).toBe(false)
