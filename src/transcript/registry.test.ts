@@ -225,6 +225,11 @@ describe('detectFormat', () => {
     expect(refusal('42')).toMatch(/^in: expected a transcript, got a JSON number \(42\), which is not a transcript; pass --format text/)
     expect(refusal(' "just a string"\n')).toMatch(/got a JSON string, which is not a transcript/)
     expect(refusal('null')).toMatch(/got null, which is not a transcript/)
+    // A Git LFS pointer (a clone without `git lfs pull`) was read as plain text and checked, exit 0 (a re-test).
+    const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'4d7a'.repeat(16)}\nsize 1843921\n`
+    expect(refusal(pointer)).toMatch(/^in: expected a transcript, got a Git LFS pointer\b.*; run `git lfs pull`/)
+    expect(refusal(pointer)).not.toContain('--format')
+    expect(detectFormat(`Notes on LFS:\n${pointer}`, 'notes.md').name).toBe('text')
     // Text stays text: a line starting with a digit or a quote, or a few bytes that did not decode.
     for (const text of ['2026 plans\n- ship\n', '"Quoted," she said.\n', `Caf\uFFFD menu\n${'x'.repeat(40)}\n`]) {
       expect(detectFormat(text, 'notes.txt').name).toBe('text')

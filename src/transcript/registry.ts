@@ -141,6 +141,7 @@ function notText(head: string): string | undefined {
   if (trimmed === '') return 'empty input (nothing but whitespace)'
   const packed = packedKind(head)
   if (packed !== undefined) return packed
+  if (isGitLfsPointer(head)) return 'a Git LFS pointer, not the file it stands for (its content was never fetched); run `git lfs pull` to fetch it'
   const nul = head.indexOf('\u0000')
   if (nul !== -1) return `binary data, not text (a NUL byte at character ${nul + 1}); pass --format NAME if it is a transcript`
   let replaced = 0
@@ -161,6 +162,18 @@ function notText(head: string): string | undefined {
     return `${kind}, which is not a transcript; pass --format text to read it as plain text`
   }
   return undefined
+}
+
+/**
+ * isGitLfsPointer(head) = the head is a whole Git LFS pointer file (what a clone without `git lfs pull` holds in place
+ * of the file): `version https://git-lfs.github.com/spec/v1` (or the older `hawser` URL) first, an `oid sha256:` line,
+ * and under 1024 bytes, as the spec requires.
+ */
+export function isGitLfsPointer(head: string): boolean {
+  const text = head.replace(/^\uFEFF/, '')
+  if (text.length >= 1024) return false
+  if (!text.startsWith('version https://git-lfs.github.com/spec/') && !text.startsWith('version https://hawser.github.com/spec/')) return false
+  return text.includes('\noid sha256:') && text.includes('\nsize ')
 }
 
 /**

@@ -18,6 +18,7 @@ import { createEstimator } from '../../estimate/index.js'
 import { FloorguardError } from '../../errors.js'
 import { createTokenizer } from '../../tokenize/index.js'
 import { readTranscript } from '../../transcript/read.js'
+import { isGitLfsPointer } from '../../transcript/registry.js'
 import { readKeepingCompactions } from '../_compaction-records.js'
 import { sourceFromFile } from '../source.js'
 
@@ -114,6 +115,7 @@ export async function auditFile(job: AuditJob, settings: AuditWorkerSettings, to
     const source = await sourceFromFile(job.open)
     const named = { ...source, name: job.file }
     const auto = settings.format === 'auto'
+    if (!job.explicit && auto && isGitLfsPointer(source.head)) return { id: job.id, kind: 'skip', reason: 'a Git LFS pointer, not the file it stands for (`git lfs pull` fetches it)' }
     if (auto && isAuditLogHead(source.head)) {
       const records = auditLogRecords(await source.text(), { file: job.file })
       return { id: job.id, kind: 'audit', audit: { ...records, summaries: await withFutureUse(records.summaries, tools), bytes } }

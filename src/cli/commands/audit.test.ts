@@ -181,6 +181,19 @@ describe.skipIf(!fresh)('floorguard audit as a process', () => {
     expect(report.skipped).toEqual([])
   })
 
+  it('a walk skips a Git LFS pointer with that reason; named alone it is refused in one line (a re-test: read as text, exit 0)', () => {
+    mkdirSync(join(work, 'lfs'), { recursive: true })
+    writeFileSync(join(work, 'lfs', 'session.jsonl'), `version https://git-lfs.github.com/spec/v1\noid sha256:${'9c2e'.repeat(16)}\nsize 52844\n`)
+    const walked = audit(['lfs', '--json'])
+    expect(walked.code).toBe(0)
+    const report = JSON.parse(walked.stdout)
+    expect(report.files).toEqual([])
+    expect(report.skipped).toEqual([{ file: 'lfs/session.jsonl', reason: expect.stringMatching(/^a Git LFS pointer\b.*git lfs pull/) }])
+    const named = audit(['lfs/session.jsonl'])
+    expect(named.code).toBe(2)
+    expect(named.stderr.trim()).toMatch(/^floorguard audit: lfs\/session\.jsonl: expected a transcript, got a Git LFS pointer\b.*`git lfs pull`[^\n]*$/)
+  })
+
   it('--format NAME reads every file as NAME, as check does: the advice of a refused file works (a re-test: audit rejected --format)', () => {
     writeFileSync(join(work, 'quoted.json'), JSON.stringify('Fix src/app.ts; never push to main.'))
     const refused = audit(['quoted.json'])
