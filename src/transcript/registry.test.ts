@@ -40,6 +40,7 @@ describe('format registry', () => {
       'gemini',
       'claude-code',
       'claude-agent-events',
+      'claude-stream-json',
       'codex',
       'gemini-cli',
       'gemini-session',

@@ -7,6 +7,7 @@ import { aiderFormat } from './formats/aider.js'
 import { anthropicFormat } from './formats/anthropic.js'
 import { claudeAgentEventsFormat } from './formats/claude-agent-events.js'
 import { claudeCodeFormat } from './formats/claude-code.js'
+import { claudeStreamJsonFormat } from './formats/claude-stream-json.js'
 import { codexFormat } from './formats/codex.js'
 import { geminiCliFormat } from './formats/gemini-cli.js'
 import { geminiFormat } from './formats/gemini.js'
@@ -28,6 +29,7 @@ export const transcriptFormats = {
   gemini: geminiFormat,
   'claude-code': claudeCodeFormat,
   'claude-agent-events': claudeAgentEventsFormat,
+  'claude-stream-json': claudeStreamJsonFormat,
   codex: codexFormat,
   'gemini-cli': geminiCliFormat,
   'gemini-session': geminiSessionFormat,
