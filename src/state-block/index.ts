@@ -538,6 +538,18 @@ export function gistSpeakerEnd(text: string, start: number, end: number): number
 }
 
 /**
+ * gistSpeakerOf(line) = the speaker a gist line quotes and where its sentence starts, or undefined when the line opens
+ * with none: the innermost of stacked speakers (`user: tool: 9 files` → `tool`), as a gist written before the ledger
+ * kept an earlier gist's speaker put its own in front of it.
+ */
+export function gistSpeakerOf(line: string): { speaker: (typeof GIST_SPEAKERS)[number]; start: number } | undefined {
+  const start = gistSpeakerEnd(line, 0, line.length)
+  if (start === 0) return undefined
+  for (const speaker of GIST_SPEAKERS) if (line.startsWith(`${speaker}: `, start - speaker.length - 2)) return { speaker, start }
+  return undefined
+}
+
+/**
  * The text with each line's leading `speaker: ` (see {@link gistSpeakerEnd}) removed: the gist's framing, which read
  * with the sentence after it looks like a setting (`tool: 15`) the segment never had.
  */

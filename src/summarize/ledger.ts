@@ -2,7 +2,7 @@ import type { SummarizeRequest, SummarizeResult, SummarizerV1 } from '../spec/su
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Part } from '../spec/transcript.js'
 import { messageTokens } from '../transcript/render.js'
-import { gistLine, parseStateBlock, renderStateBlock, STATE_DETAILS } from '../state-block/index.js'
+import { gistLine, gistSpeakerOf, parseStateBlock, renderStateBlock, STATE_DETAILS } from '../state-block/index.js'
 import { flattenMustKeepGroups } from '../spec/summarizer.js'
 import { harnessRuns, hasOwnText } from './_harness-text.js'
 
@@ -32,6 +32,8 @@ interface Candidate {
   /** Position in the segment, to print chosen sentences in their original order. */
   readonly order: number
   readonly tokens: number
+  /** A line of an earlier summary's gist, quoted again: ranked below the segment's own lines of its score. */
+  readonly old: boolean
 }
 
 // Words that mark a decision or an outcome: the sentences a later turn most needs to know happened.
@@ -99,7 +101,7 @@ function ledgerSummary(request: SummarizeRequest, gist: boolean, maxSentenceLeng
 function chooseGist(messages: readonly Message[], tokenizer: TokenizerV1, room: number, maxSentenceLength: number): Candidate[] {
   if (room <= 1) return []
   const candidates = collectCandidates(messages, tokenizer, maxSentenceLength)
-  candidates.sort((a, b) => b.tier - a.tier || b.score - a.score || a.order - b.order)
+  candidates.sort(byRank)
   const chosen: Candidate[] = []
   let used = 0
   for (const candidate of candidates) {
@@ -118,6 +120,14 @@ function chooseGist(messages: readonly Message[], tokenizer: TokenizerV1, room: 
     used += fitting.tokens + 1
   }
   return chosen
+}
+
+/**
+ * Rank: tier, then score, then the segment's own lines before an earlier gist's; the segment's own in their order, an
+ * earlier gist's newest first (when a gist must shrink, the oldest of what it re-quotes goes first).
+ */
+function byRank(a: Candidate, b: Candidate): number {
+  return b.tier - a.tier || b.score - a.score || Number(a.old) - Number(b.old) || (a.old ? b.order - a.order : a.order - b.order)
 }
 
 /**
@@ -144,27 +154,33 @@ function fitGist(block: string, separator: string, chosen: readonly Candidate[],
 
 function collectCandidates(messages: readonly Message[], tokenizer: TokenizerV1, maxSentenceLength: number): Candidate[] {
   const candidates: Candidate[] = []
-  const seen = new Set<string>()
+  // Sentence → its candidate's index: a sentence said twice is one line, under its higher-ranked occurrence.
+  const seen = new Map<string, number>()
   const lastAssistant = findLastIndex(messages, (message) => message.role === 'assistant')
   const lastUser = findLastIndex(messages, (message) => message.role === 'user' && message.parts.some((part) => part.type === 'text' && hasOwnText(part.text)))
   let order = 0
   messages.forEach((message, messageIndex) => {
-    for (const { part, text, harness } of scoredTexts(message)) {
+    for (const { part, text, harness, quoted } of scoredTexts(message)) {
       // What a harness wrote into the user's turn (`<system-reminder>`, `<ide_opened_file>`) scores as system text.
-      const base = harness ? 1 : partScore(message, part)
+      // An earlier gist's line scores as what it quotes, one less: old narrative, below the segment's own of its kind.
+      const base = quoted ? SPEAKER_SCORE[quoted] - 1 : harness ? 1 : partScore(message, part)
       if (base === undefined) continue
-      const speaker = part.type === 'tool-result' ? 'tool' : harness ? 'system' : message.role
+      const speaker = quoted ?? (part.type === 'tool-result' ? 'tool' : harness ? 'system' : message.role)
       const outcome = messageIndex === lastAssistant ? 2 : 0
       for (const whole of splitSentences(text)) {
-        if (whole.length < 3 || seen.has(whole)) continue
+        if (whole.length < 3) continue
         // A long sentence of the user's is kept cut, and says so: dropping it would lose a turn without a trace.
         if (whole.length > maxSentenceLength && base < USER_SCORE) continue
-        seen.add(whole)
         const sentence = whole.length > maxSentenceLength ? clipSentence(whole, maxSentenceLength) : whole
         const line = gistLine(speaker, sentence)
         const score = base + outcome + (DECISION_CUE.test(sentence) ? 2 : 0)
-        const tier = base !== USER_SCORE || part.type !== 'text' ? 0 : messageIndex === lastUser ? 2 : 1
-        candidates.push({ line, score, tier, order: order++, tokens: tokenizer.count(line) })
+        const tier = quoted || base !== USER_SCORE || part.type !== 'text' ? 0 : messageIndex === lastUser ? 2 : 1
+        const candidate = { line, score, tier, order: order++, tokens: tokenizer.count(line), old: quoted !== undefined }
+        const earlier = seen.get(whole)
+        if (earlier === undefined) {
+          seen.set(whole, candidates.length)
+          candidates.push(candidate)
+        } else if (byRank(candidate, candidates[earlier]!) < 0) candidates[earlier] = candidate
       }
     }
   })
@@ -173,6 +189,8 @@ function collectCandidates(messages: readonly Message[], tokenizer: TokenizerV1,
 
 /** Score of a user's text: the highest, as users state the goals and constraints. */
 const USER_SCORE = 4
+/** The score of each gist speaker's own text (see {@link partScore}), for an earlier gist's line quoting it. */
+const SPEAKER_SCORE = { user: USER_SCORE, assistant: 2, system: 1, tool: 0 } as const
 /** Marks where a clipped gist line was cut. */
 const CLIP_MARK = ' […]'
 
@@ -199,13 +217,34 @@ function partScore(message: Message, part: Part): number | undefined {
   }
 }
 
-/** A message's parts with their gist text; a user's text cut into the user's own runs and the harness's. */
-function* scoredTexts(message: Message): Generator<{ part: Part; text: string; harness: boolean }> {
+/**
+ * A message's parts with their gist text; a user's text cut into the user's own runs and the harness's; an earlier
+ * summary's gist cut into its lines, each under the speaker it quotes (`quoted`), so that it is written under that
+ * one speaker again, not under the summary message's role in front of it (`user: user: …`).
+ */
+function* scoredTexts(message: Message): Generator<{ part: Part; text: string; harness: boolean; quoted?: keyof typeof SPEAKER_SCORE }> {
   for (const part of message.parts) {
     const text = partText(part)
-    if (message.role !== 'user' || part.type !== 'text' || !text.includes('<')) yield { part, text, harness: false }
+    if (part.type === 'summary') yield* summaryLines(part, text)
+    else if (message.role !== 'user' || part.type !== 'text' || !text.includes('<')) yield { part, text, harness: false }
     else for (const run of harnessRuns(text)) yield { part, text: run.text, harness: run.harness }
   }
+}
+
+/** A summary's text by line: a gist line (`tool: 4 files changed`) under its speaker, a run of other lines as one text. */
+function* summaryLines(part: Part, text: string): Generator<{ part: Part; text: string; harness: boolean; quoted?: keyof typeof SPEAKER_SCORE }> {
+  let rest: string[] = []
+  for (const line of text.split('\n')) {
+    const quoted = gistSpeakerOf(line)
+    if (!quoted) {
+      rest.push(line)
+      continue
+    }
+    if (rest.length > 0) yield { part, text: rest.join('\n'), harness: false }
+    rest = []
+    yield { part, text: line.slice(quoted.start), harness: false, quoted: quoted.speaker }
+  }
+  if (rest.length > 0) yield { part, text: rest.join('\n'), harness: false }
 }
 
 function partText(part: Part): string {
