@@ -78,3 +78,19 @@ describe("full on hostile 1 MB payloads (a file the agent wrote), this round's p
     expect(items.at(-1)!.text).toBe(`key_${lines - 1}: ${(lines - 1) % 97}`)
   })
 })
+
+describe('full on hostile 1 MB payloads by their shape (session 11: patches, heredocs, bodies of write calls)', () => {
+  const call = (name: string, args: unknown): Message => ({ role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name, arguments: args as never }] })
+  const texts = (message: Message) => createFullEstimator({ tokenizer }).extract(message, 0).map((item) => item.text)
+
+  // A lazy `cat\b[^\n]*?>` tried from every `cat` of the line took 45 s here (the timeout below fails it).
+  it('one line of `cat cat …` opening a heredoc: its line, capped at 1,000 units, in linear time', () => {
+    const command = `${'cat '.repeat(SIZE / 4)}<<'EOF'\nx\nEOF`
+    expect(texts(call('Bash', { command }))).toEqual(['cat '.repeat(250)])
+  }, 20_000)
+
+  it('a patch of a quarter million one-unit added lines, and of a megabyte of added settings: the target and the distinct values', () => {
+    expect(texts(call('apply_patch', `*** Begin Patch\n*** Add File: a.txt\n${'+a\n'.repeat(SIZE / 3)}*** End Patch`))).toEqual(['a.txt'])
+    expect(texts(call('apply_patch', `*** Begin Patch\n*** Add File: a.yaml\n${'+port: 9090\n'.repeat(SIZE / 12)}`))).toEqual(['a.yaml', 'port: 9090'])
+  })
+})

@@ -54,7 +54,7 @@ const PAYLOAD_KEYS = new Set(['content', 'contents', 'new_string', 'old_string',
  */
 const INSTRUCTION_KEYS = new Set(['prompt', 'instructions', 'task'])
 /** Payload keys whose text an edit replaces: the names in it are the file's old text, not what the agent wrote. */
-const REPLACED_KEYS = new Set(['old_string', 'old_str'])
+const REPLACED_KEYS = new Set(['old_string', 'old_str', 'oldtext', 'old_text', 'old_content'])
 /** Payload values at most this long (and {@link SHORT_PAYLOAD_LINES} lines) are scanned for items. */
 const SHORT_PAYLOAD_LENGTH = 300
 const SHORT_PAYLOAD_LINES = 5
@@ -84,13 +84,41 @@ export function argumentItems(call: ToolCallPart, callStart: number, options: Ar
     items.push(kind === undefined ? { text, start, end } : { text, kind, start, end })
   }
   const from = callStart + call.name.length + 1
+  const context: Context = { ...options, writes: WRITE_TOOL.test(call.name) }
   if (typeof call.arguments === 'string') {
     // Rendered as written: offsets are the value's own.
-    stringItems(call.arguments, 'arguments', from, false, options, push)
+    stringItems(call.arguments, 'arguments', from, false, context, push)
     return items
   }
-  walk(call.arguments === undefined ? null : call.arguments, undefined, from, false, options, push)
+  walk(call.arguments === undefined ? null : call.arguments, undefined, from, false, context, push)
   return items
+}
+
+/** The options of one call's walk: `writes` when the call's tool writes files (see {@link WRITE_TOOL}). */
+interface Context extends ArgumentOptions {
+  readonly writes: boolean
+}
+
+/**
+ * Tool names that write files (Claude Code's Write, Edit, MultiEdit, NotebookEdit; gemini-cli's write_file, replace;
+ * Codex's apply_patch; OpenHands' str_replace_editor; Cline's write_to_file, replace_in_file; MCP's edit_file,
+ * create_file): a multi-line string argument of such a call is a file's body, whatever its key (Cursor's `code_edit`,
+ * MCP's `newText`).
+ */
+const WRITE_TOOL = /write|edit|create|replace|insert|patch|append/i
+
+/**
+ * isPatch(value) = whether `value` is a patch by its shape: its first line with content opens Codex's apply_patch
+ * envelope (`*** Begin Patch`) or a git diff (`diff --git `), or is a unified diff's `--- ` header followed by a
+ * `+++ ` line. Reads the first two lines only.
+ */
+export function isPatch(value: string): boolean {
+  let start = 0
+  while (start < value.length && (value.charCodeAt(start) === 32 || value.charCodeAt(start) === 9 || value.charCodeAt(start) === 10 || value.charCodeAt(start) === 13)) start++
+  if (value.startsWith('*** Begin Patch', start) || value.startsWith('diff --git ', start)) return true
+  if (!value.startsWith('--- ', start)) return false
+  const newline = value.indexOf('\n', start)
+  return newline !== -1 && value.startsWith('+++ ', newline + 1)
 }
 
 type Push = (text: string, start: number, end: number, kind?: 'identifier') => void
@@ -100,7 +128,7 @@ type Push = (text: string, start: number, end: number, kind?: 'identifier') => v
  * element), and returns where its JSON form ends. Mirrors `JSON.stringify` on parsed JSON: object members with an
  * undefined value are left out, and array elements that have none are `null`.
  */
-function walk(value: unknown, key: string | undefined, at: number, inArray: boolean, options: ArgumentOptions, push: Push): number {
+function walk(value: unknown, key: string | undefined, at: number, inArray: boolean, options: Context, push: Push): number {
   if (typeof value === 'string') {
     const end = at + jsonLength(value)
     stringItems(value, key ?? 'arguments', at, true, options, push)
@@ -147,7 +175,7 @@ function isUnrendered(value: unknown): boolean {
  * The items of the string argument `value` under `key`, whose form starts at `at` (`json`: as a JSON string literal,
  * quotes included; else as written).
  */
-function stringItems(value: string, key: string, at: number, json: boolean, options: ArgumentOptions, push: Push): void {
+function stringItems(value: string, key: string, at: number, json: boolean, options: Context, push: Push): void {
   const name = key.toLowerCase()
   if (value.trim() === '' || NARRATIVE_KEYS.has(name)) return
   const lines = countLines(value, Math.max(options.maxLines, SHORT_PAYLOAD_LINES) + 1)
@@ -161,15 +189,19 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     }
     return
   }
-  const long = value.length > SHORT_PAYLOAD_LENGTH || lines > SHORT_PAYLOAD_LINES
-  // A free-form tool's input (Codex's `apply_patch` custom tool: the call's arguments are one string) or an `input`
-  // argument is a payload when long, as a patch or a file's content under a payload key is.
-  if (PAYLOAD_KEYS.has(name) || (long && (name === 'arguments' || name === 'input') && (value.length > options.maxLength || lines > options.maxLines))) {
+  // A patch is a payload by its shape, whatever its key and length (Codex's `apply_patch` custom tool, whose input is
+  // the call's one string, or an element of `{"command":["apply_patch","*** Begin Patch…"]}`): read as a long one.
+  const patch = isPatch(value)
+  const long = patch || value.length > SHORT_PAYLOAD_LENGTH || lines > SHORT_PAYLOAD_LINES
+  // A free-form tool's input or an `input` argument is a payload when long, as a file's content under a payload key
+  // is; so is any multi-line argument of a call that writes files, other than its command.
+  const body = options.writes && lines > 1 && !COMMAND_KEYS.has(name)
+  if (patch || body || PAYLOAD_KEYS.has(name) || (long && (name === 'arguments' || name === 'input') && (value.length > options.maxLength || lines > options.maxLines))) {
     // A short payload (a one-line edit) is read as code whole; a long one (a file written, a patch) for the values
     // written into it only (see PAYLOAD_VALUE_KINDS), and for the files a patch names in its headers (the target path
     // stands for the payload). Measured on the corpus's real compaction points, the values of files the agent wrote
     // were 48 of the 120 items a session used again after its first summary.
-    const targets = long ? patchTargets(value) : []
+    const targets = long ? patchTargets(value, 0, value.length) : []
     // The names the written text defines or depends on (not those an edit replaces).
     const names: InterfaceOptions | undefined = REPLACED_KEYS.has(name) ? undefined : { source: 'payload', patch: targets.length > 0 || name === 'patch' || name === 'diff' }
     payloadItems(value, 0, value.length, long ? PAYLOAD_VALUE_KINDS : undefined, inOrder(value, at, json), options.caches, push, targets, names)
@@ -212,7 +244,11 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     // The body of a heredoc that writes a file is a payload: its values are items, as a Write call's are.
     if (bodies.length > 0) {
       const locateBody = inOrder(value, at, json)
-      for (const [start, end] of bodies) payloadItems(value, start, end, PAYLOAD_VALUE_KINDS, locateBody, options.caches, push, [], { source: 'payload' })
+      for (const [start, end] of bodies) {
+        // A patch fed to `apply_patch`, `patch` or `git apply` names the files it writes in its headers.
+        const targets = patchTargets(value, start, end)
+        payloadItems(value, start, end, PAYLOAD_VALUE_KINDS, locateBody, options.caches, push, targets, { source: 'payload', patch: targets.length > 0 })
+      }
     }
     // Ranges come in order: one pass locates them all.
     const locate = inOrder(value, at, json)
@@ -242,7 +278,7 @@ function payloadItems(
   targets: ReadonlyArray<readonly [number, number]> = [],
   names?: InterfaceOptions,
 ): void {
-  const spans = scanText(value, start, end, { mode: 'code', caches, into: new SpanList(16) })
+  const spans = names?.patch === true ? addedLineSpans(value, start, end, caches) : scanText(value, start, end, { mode: 'code', caches, into: new SpanList(16) })
   const defined: number[] = []
   if (names !== undefined) interfaceNames(value, start, end, names, defined)
   let target = 0
@@ -289,6 +325,22 @@ function payloadItems(
     pushedEnd = Math.max(pushedEnd, spanEnd)
   }
   pushBefore(Number.POSITIVE_INFINITY)
+}
+
+/**
+ * addedLineSpans(patch [start, end)) = the spans of a patch's added lines (`+` not followed by `++ `), each read as
+ * code without its `+`: what the patch writes, not the lines it removes or keeps (`+port: 9090`, not `-port: 8080`).
+ * One scan per added line, each over its own line only.
+ */
+function addedLineSpans(value: string, start: number, end: number, caches: ScanCaches): SpanList {
+  const spans = new SpanList(16)
+  for (let line = start; line < end; ) {
+    let next = value.indexOf('\n', line)
+    if (next === -1 || next > end) next = end
+    if (value.charCodeAt(line) === 43 && !value.startsWith('++ ', line + 1) && next > line + 1) scanText(value, line + 1, next, { mode: 'code', caches, into: spans })
+    line = next + 1
+  }
+  return spans
 }
 
 /** The longest custom property name looked back over (`--color-text-main`): a longer run of units is no declaration. */
@@ -349,16 +401,16 @@ export function attributeValue(value: string, wordStart: number, wordEnd: number
 const PATCH_HEADERS = ['*** Add File: ', '*** Update File: ', '*** Delete File: ', '*** Move to: ', '+++ b/', '--- a/', '+++ ', '--- '] as const
 
 /**
- * patchTargets(value) = the ranges of the paths a patch's header lines name, in order: `*** Update File: PATH` (and
+ * patchTargets(value, [start, end)) = the ranges of the paths a patch's header lines name, in order: `*** Update File: PATH` (and
  * Add, Delete, Move to) as Codex's apply_patch writes them, `--- a/PATH` and `+++ b/PATH` (or without the `a/`, `b/`)
  * as a unified diff does, without `/dev/null` and a trailing tab-separated date. One pass over the lines.
  */
-export function patchTargets(value: string): Array<[number, number]> {
+export function patchTargets(value: string, start = 0, end = value.length): Array<[number, number]> {
   const targets: Array<[number, number]> = []
   let afterMinusHeader = false
-  for (let line = 0; line < value.length; ) {
+  for (let line = start; line < end; ) {
     let next = value.indexOf('\n', line)
-    if (next === -1) next = value.length
+    if (next === -1 || next > end) next = end
     const first = value.charCodeAt(line)
     let minusHeader = false
     if (first === 42 || first === 43 || first === 45) {
@@ -624,8 +676,27 @@ const MESSAGE_OPTION = /(?:^|\s)(?:-m|--message|--body|--notes|--description)(?:
 const SUBSTITUTED_HEREDOC = /^\$\(cat\s*<<-?\s*(['"]?)([A-Za-z_]\w*)\1[ \t]*\n/
 /** A heredoc's start on a line, with its delimiter. */
 const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_]\w*)\1/
-/** A line whose heredoc is a file's content: `cat` redirected to a file, or `tee`. */
-const WRITES_FILE = /(?:^|[\s;&|(])(?:cat\b[^\n]*?>(?![&>=])|tee\b)/
+/** A program whose heredoc is a file's content (`tee`) or a patch (`apply_patch`, `patch`, `git apply`). */
+const WRITING_PROGRAM = /(?:^|[\s;&|(])(?:tee|apply_patch|patch|git[ \t]+apply)\b/
+/** `cat` as a word (at the line's start or after a space, `;`, `&`, `|` or `(`). */
+const CAT_WORD = /(?:^|[\s;&|(])cat\b/
+
+/**
+ * writesFile(line) = whether the heredoc a line opens is a file's content: `cat` redirected to a file (a `>` after
+ * it, not `>&`, `>>` or `>=`), or `tee`; or a patch, fed to `apply_patch`, `patch` or `git apply`. Linear in the
+ * line: the first `cat` is found once and the `>` looked for after it (a lazy `cat\b[^\n]*?>` tried again from every
+ * `cat` took 45 s on a megabyte of `cat cat …`).
+ */
+function writesFile(line: string): boolean {
+  if (WRITING_PROGRAM.test(line)) return true
+  const cat = CAT_WORD.exec(line)
+  if (cat === null) return false
+  for (let index = line.indexOf('>', cat.index + cat[0].length); index !== -1; index = line.indexOf('>', index + 1)) {
+    const next = line.charCodeAt(index + 1)
+    if (next !== 38 && next !== 62 && next !== 61) return true
+  }
+  return false
+}
 
 /**
  * The parts of a command (or script) argument that are state, as ranges of `value`.
@@ -657,12 +728,13 @@ export function commandRanges(value: string, options: ArgumentOptions, bodies?: 
     MESSAGE_OPTION.lastIndex = resume
   }
   if (pieces.length === 0) {
-    if (value.length <= options.maxLength && countLines(value, options.maxLines + 1) <= options.maxLines) return [[0, value.length]]
+    // A heredoc that writes a file or feeds a patch is a payload however short: its lines are read as a long command's.
+    if (value.length <= options.maxLength && countLines(value, options.maxLines + 1) <= options.maxLines && !writesHeredoc(value)) return [[0, value.length]]
   }
   pieces.push([pieceStart, value.length])
   const ranges: Array<[number, number]> = []
   for (const [start, end] of pieces) {
-    const long = end - start > options.maxLength || countLines(value.slice(start, end), options.maxLines + 1) > options.maxLines
+    const long = end - start > options.maxLength || countLines(value.slice(start, end), options.maxLines + 1) > options.maxLines || writesHeredoc(value.slice(start, end))
     if (long) keptLines(value, start, end, options.maxLength, ranges, bodies)
     else {
       const trimmed = trimmedRange(value, start, end)
@@ -671,6 +743,19 @@ export function commandRanges(value: string, options: ArgumentOptions, bodies?: 
     }
   }
   return ranges
+}
+
+/** Whether a line of `command` opens a heredoc that writes a file or feeds a patch (see {@link writesFile}). */
+function writesHeredoc(command: string): boolean {
+  if (!command.includes('<<')) return false
+  for (let line = 0; line < command.length; ) {
+    let next = command.indexOf('\n', line)
+    if (next === -1) next = command.length
+    const text = command.slice(line, next)
+    if (text.includes('<<') && HEREDOC.test(text) && writesFile(text)) return true
+    line = next + 1
+  }
+  return false
 }
 
 /**
@@ -748,7 +833,7 @@ function keptLines(value: string, start: number, end: number, maxLength: number,
       if (keep) into.push([range[0], capSpan(value, range[0], range[1], maxLength)])
       first = false
       const heredoc = HEREDOC.exec(line)
-      if (heredoc && WRITES_FILE.test(line)) {
+      if (heredoc && writesFile(line)) {
         payloadEnd = heredoc[2]
         bodyStart = lineEnd + 1
       }
