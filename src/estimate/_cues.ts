@@ -10,10 +10,11 @@ export const RECORD_CUES = ['must', 'never', 'always', 'exactly', 'only', 'do no
  * `full`'s constraint cues = the record's, then the rest (whole words or phrases, any case; an apostrophe matches `'` or
  * the typographic `’`). A sentence holding one is a
  * constraint only when the cue is its clause's directive (see `isDirective` in extractors/lines.ts); descriptions
- * (`does not`, `requires`) are not cues at all.
+ * (`does not`, `requires`) are not cues at all. `should` alone is not one (on the corpus it opened as many narrative
+ * sentences and questions as directives); `should` before a cue makes the cue a directive (`should only`).
  */
 export const CUE_PHRASES = [
   ...RECORD_CUES, "don't", 'dont', 'at most', 'at least', 'no more than', 'no less than',
   'no fewer than', 'required', 'require', 'mandatory', 'ensure', 'make sure', 'should not', "shouldn't", "mustn't", 'cannot', "can't",
-  'forbidden', 'prohibited', 'not allowed', 'under no circumstances',
+  'forbidden', 'prohibited', 'not allowed', 'under no circumstances', 'make it so',
 ] as const

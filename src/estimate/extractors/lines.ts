@@ -657,6 +657,8 @@ const NOT_VERBS = new Set([
   'with', 'after', 'before', 'when', 'while', 'if', 'because', 'since', 'as', 'than', 'of', 'from', 'by', 'to', 'into', 'about', 'which',
   'who', 'what', 'where', 'why', 'how', 'is', 'are', 'was', 'were', 'be', 'yes', 'user', 'assistant', 'also', 'and', 'but', 'or', 'so',
 ])
+/** Modals whose cue right after them is a directive (`should only`, `shall always`, `must never`). */
+const OBLIGING_MODALS = new Set(['should', 'shall', 'must'])
 /** Verbs whose `to` before `ensure`/`make sure` makes an obligation (`we need to make sure`), not a purpose (`ran it to ensure`). */
 const OBLIGING = new Set(['need', 'needs', 'have', 'has', 'want', 'wants', 'got'])
 
@@ -693,6 +695,9 @@ export function isDirective(text: string, sentenceStart: number, at: number): bo
     if ((cue === 'ensure' || cue === 'make sure') && last === 'to') return lowered.length >= 2 && OBLIGING.has(lowered[lowered.length - 2]!)
     return true
   }
+  // A modal of obligation right before the cue makes it one (`the highlight … should only have a quarter-circle`,
+  // `it must never block`), whatever the clause opens with; `should` alone is no cue (see _cues.ts).
+  if (OBLIGING_MODALS.has(last)) return true
   if (lowered.some(isPastForm)) return false
   if (cue === 'required' && (last === 'is' || last === 'are' || last === 'be')) return true
   if (lowered.every((word) => LEADS.has(word))) return true
