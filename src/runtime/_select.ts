@@ -128,3 +128,77 @@ export function selectSegment(messages: readonly Message[], fraction: number, pa
   while (forward < n && !cutAllowed[forward]) forward++
   return { range: forward < n ? [start, forward] : undefined, turns, selectedTurns }
 }
+
+/** What {@link growSelection} decided. */
+export interface Growth {
+  /** The range to compact: the selection itself, or the smallest grown one that frees enough. */
+  readonly range: RuntimeRange
+  /** The range reaches past the selection. */
+  readonly grown: boolean
+  /** The range is the largest allowed and still holds fewer than the tokens needed. */
+  readonly largest: boolean
+}
+
+/**
+ * The smallest range from the selection's start whose tokens reach `need` (tokens(range) ≥ need), grown from the
+ * selection turn by turn; or, when none does, the largest allowed with `largest` set.
+ *
+ * Candidate ends: each turn start after the selection's end (with a single turn, each message), moved back to the
+ * nearest cut that splits no causal unit ({@link allowedCuts}); never past the start of the last turn, nor past the
+ * newest user message with text of its own when it lies after the selection (what the user asked last stays as it
+ * was said), and never the last message. `tokens[i]` are message i's tokens. The selection itself is returned as it
+ * is when it reaches `need` already or nothing lies beyond it. O(messages) plus the units' linking, only when growing.
+ */
+export function growSelection(messages: readonly Message[], pairs: readonly ToolPair[], range: RuntimeRange, tokens: ArrayLike<number>, need: number): Growth {
+  const [start, end] = range
+  let selected = 0
+  for (let index = start; index < end; index++) selected += tokens[index]!
+  if (selected >= need) return { range, grown: false, largest: false }
+  const n = messages.length
+  const turnStarts: number[] = []
+  for (let index = end + 1; index < n; index++) if (startsTurn(messages, index)) turnStarts.push(index)
+  let limit = n - 1
+  const singleTurn = !startsTurnAfter(messages, start)
+  if (!singleTurn) limit = Math.min(limit, lastTurnStart(messages, start))
+  for (let index = n - 1; index > end; index--) {
+    const message = messages[index]!
+    if (message.role === 'user' && message.parts.some((part) => part.type === 'text')) {
+      limit = Math.min(limit, index)
+      break
+    }
+  }
+  if (limit <= end) return { range, grown: false, largest: true }
+  const cutAllowed = allowedCuts(messages, pairs)
+  let best = end
+  const candidates = singleTurn ? ascending(end + 1, limit) : turnStarts.filter((index) => index <= limit)
+  let taken = end
+  for (const candidate of candidates) {
+    let cut = candidate
+    while (cut > best && !cutAllowed[cut]) cut--
+    if (cut <= best) continue
+    for (let index = taken; index < cut; index++) selected += tokens[index]!
+    taken = cut
+    best = cut
+    if (selected >= need) return { range: [start, best], grown: true, largest: false }
+  }
+  // Every candidate up to `limit` (itself a turn start, or the message before the last) was tried: this is the largest.
+  return { range: [start, best], grown: best > end, largest: selected < need }
+}
+
+/** Whether a turn starts after `start` (else the messages from `start` are one turn). */
+function startsTurnAfter(messages: readonly Message[], start: number): boolean {
+  for (let index = start + 1; index < messages.length; index++) if (startsTurn(messages, index)) return true
+  return false
+}
+
+/** The start of the last turn after `start`. */
+function lastTurnStart(messages: readonly Message[], start: number): number {
+  for (let index = messages.length - 1; index > start; index--) if (startsTurn(messages, index)) return index
+  return start
+}
+
+function ascending(from: number, to: number): number[] {
+  const values: number[] = []
+  for (let value = from; value <= to; value++) values.push(value)
+  return values
+}

@@ -17,7 +17,7 @@ import { validateMessages } from '../transcript/_validate.js'
 import { MessageCache } from './_cache.js'
 import { compactValidatedWithEvents, distinctCount, lostItems, planEndEvent, rangeTokens, refusalCode, wholePlanEndEvent, type EventFields } from './_events.js'
 import { findMaskable } from './_mask.js'
-import { selectSegment } from './_select.js'
+import { growSelection, selectSegment } from './_select.js'
 import type {
   BudgetSignal,
   CompactionPolicy,
@@ -142,7 +142,9 @@ const MEMO_SIZE = 8
  * high-water mark, under the record's floor (plan → summarize → verify), and returns the context to send.
  *
  * Trigger: Σ tokens(message) ≥ ⌊highWaterMark × budget⌋. Selection: the oldest `compactFraction` of the turns after
- * the system prompt, moved to a cut that splits no causal unit (tool pair, error → fix). Then `compactTranscript`
+ * the system prompt, moved to a cut that splits no causal unit (tool pair, error → fix); when context − selection +
+ * slot would still reach the mark, grown turn by turn to the smallest selection that would not (never the last turn
+ * nor a newer user message; the largest allowed, flagged, when none would). Then `compactTranscript`
  * (estimate → plan → summarize → verify); a refusal goes to the policy. Per-message tokens and items are cached by
  * message identity and validated by content, so a call that compacts nothing costs O(messages) reference
  * comparisons plus the new messages' counting. Never mutates its input.
@@ -196,8 +198,21 @@ export function createCompactor(options: CompactorOptions = {}): Compactor {
     }
     const { pairs, unpaired } = pairToolCalls(canonical)
     const selection = selectSegment(canonical, settings.compactFraction, pairs)
-    const range = selection.range
-    emit({ type: 'compaction-start', contextTokens: before, budget: settings.budget, threshold: settings.threshold, range: range ?? [0, 0] })
+    // A selection that, summarized into the slot, would leave the context at the mark would make every later call
+    // compact again (a summarizer call each, freeing a turn each): it grows until it would not, or as far as allowed.
+    // With a mark at or below the slot no selection gets below it (a caller that picks the selection itself through
+    // compactFraction sets the mark to 0, as the LangChain middleware with trigger/keep does): the fraction stands.
+    const growth = selection.range && settings.threshold > settings.slot ? growSelection(canonical, pairs, selection.range, read.tokens, before + settings.slot - settings.threshold + 1) : undefined
+    const range = growth?.range ?? selection.range
+    emit({
+      type: 'compaction-start',
+      contextTokens: before,
+      budget: settings.budget,
+      threshold: settings.threshold,
+      range: range ?? [0, 0],
+      ...(growth?.grown ? { grownFrom: selection.range! } : {}),
+      ...(growth?.largest ? { largest: true } : {}),
+    })
     const finish = (outcome: Outcome, replayed = false): CompactorResult => {
       last = { canonical, range: range ?? [0, 0], outcome }
       return build(messages, read.tokens, tokenizer, outcome, before, settings, emit, events, replayed)
@@ -660,7 +675,7 @@ function build(
   const overflowBy = Math.max(0, after - settings.budget)
   let signal: BudgetSignal | undefined
   if (outcome.signal) signal = { ...outcome.signal, contextTokens: before, willOverflow: overflowBy > 0, overflowBy }
-  else if (overflowBy > 0) {
+  else if (overflowBy > 0 || (outcome.summaries.length > 0 && after >= settings.threshold)) {
     signal = {
       type: 'budget-infeasible',
       range: outcome.summaries[0]?.range ?? [0, 0],
@@ -671,7 +686,10 @@ function build(
       willOverflow: true,
       overflowBy,
       options: ['compact again with a larger compactFraction', 'raise the budget'],
-      reason: `after compaction the context holds ${after} tokens, ${overflowBy} over the budget ${settings.budget}`,
+      reason:
+        overflowBy > 0
+          ? `after compaction the context holds ${after} tokens, ${overflowBy} over the budget ${settings.budget}`
+          : `after compaction the context holds ${after} tokens, still at or above the high-water mark ${settings.threshold}: the next call compacts again`,
     }
   }
   return { kind: outcome.kind, messages, layout, events: events.slice(), ...(signal ? { signal } : {}) }

@@ -173,7 +173,10 @@ export interface CompactorResult {
   readonly layout: readonly LayoutEntry[]
   /** This call's events (also given to `onEvent`). */
   readonly events: readonly CompactorEvent[]
-  /** Present on a refusal, or when the context will overflow anyway. */
+  /**
+   * Present on a refusal, when the context will overflow anyway, or when a compaction left it at or above the mark
+   * (the next call compacts again; `willOverflow` says whether it is also over the budget).
+   */
   readonly signal?: BudgetSignal
 }
 
@@ -261,6 +264,17 @@ export type CompactorEvent =
       readonly threshold: number
       /** The selected segment. */
       readonly range: RuntimeRange
+      /**
+       * Present when the oldest `compactFraction` of the turns (this range) would, summarized into the slot, have
+       * left the context at the mark: `range` is then that selection grown turn by turn.
+       */
+      readonly grownFrom?: RuntimeRange
+      /**
+       * Present (true) when even the largest selection allowed (up to the last turn, or to a newer user message),
+       * summarized into the slot, leaves the context at the mark: it is compacted, and the result's signal says
+       * what is left.
+       */
+      readonly largest?: boolean
     })
   | (EventBase & {
       readonly type: 'plan-end'
