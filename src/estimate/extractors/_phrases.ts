@@ -25,6 +25,8 @@ export const ERROR_HINT_PHRASES = [
  */
 export const ERROR_PHRASES = [
   ...SYSTEM_FAILURE_MESSAGES, 'segmentation fault', 'out of memory', 'timed out', 'is not defined', 'syntax error', 'not found', 'killed',
+  // Gradle's account of a failed build, the line after `* What went wrong:`.
+  'execution failed for task',
 ] as const
 
 /** Constraint cues (defined in `_cues.ts`, with the record's). */

@@ -54,6 +54,9 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
   // names an error (`raise FileNotFoundError(…)`, `logger.info(f"Skipping (not found)")`), not one that happened.
   if (source === 'tool' && numberedLineStart(text, start, end) !== -1) return -1
   const prose = source === 'prose'
+  // A compiler's or linter's diagnostic (`src/a.ts(12,5): error TS2345: …`, `  12:5  error  'x' is … no-unused-vars`)
+  // is its line, location included.
+  if (!prose && isDiagnostic(text, start, end, words)) return firstNonSpace(text, start, end)
   const matchEnd = source === 'tool' ? searchMatchPrefix(text, start, end) : -1
   // A statement of code (`PaymentError error;`, `.orElseThrow(() -> new NotFoundException("Event not found"));`),
   // as a file read or written back shows it: an exception's name or an error phrase in it is code, not an error.
@@ -70,6 +73,7 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
     const anchors =
       (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit' && (colon || (!prose && !statement && !BARE_SUFFIXES.has(name)))) ||
       (ERROR_LEAD.test(bare) && (colon || text[word.end] === '[' || (!prose && /^[A-Z!]+$/.test(bare)))) ||
+      isCodedError(text, word) ||
       (!prose && ERRNO.test(bare)) ||
       bare.startsWith('[Errno')
     // A field that reports no error (`Error: (none)`, `error: null`, as tool output templates print it) is none.
@@ -101,6 +105,45 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
   // non-ASCII letters, such as the Kelvin sign, to ASCII ones).
   if (isAscii) return (holdsPhrase ?? ERROR_PHRASE_PATTERN.test(text.slice(trimmed, end))) ? trimmed : -1
   return LOWER_ERROR_PHRASE_PATTERN.test(text.slice(trimmed, end).toLowerCase()) ? trimmed : -1
+}
+
+/** An error with its code in brackets, as rustc and cargo print it (`error[E0308]: mismatched types`): the word without its `]:`. */
+const CODED_ERROR = /^error\[[A-Z]{0,3}\d{1,5}$/
+
+/** Whether `word` is an error with its code in brackets and a colon (`error[E0308]:`; the word ends before its trimmed `]`). */
+function isCodedError(text: string, word: Word): boolean {
+  return word.text.length <= 14 && text.startsWith(']:', word.end) && CODED_ERROR.test(word.text)
+}
+
+/**
+ * isDiagnostic(line [start, end), its hint words) = whether the line is a compiler's or linter's diagnostic whose
+ * severity is the word `error` alone: followed by its code and a colon (tsc's `src/a.ts(12,5): error TS2345: …` and
+ * `src/a.ts:12:5 - error TS2345: …`, MSVC's and the .NET compilers' `error C2065:`, `error CS0103:`), or preceded by
+ * nothing but a `line:column` position (ESLint's stylish `  12:5  error  'x' is assigned … no-unused-vars`). Reads the
+ * few units around the word.
+ */
+function isDiagnostic(text: string, start: number, end: number, words: readonly Word[]): boolean {
+  for (const word of words) {
+    if (word.end - word.start !== 5 || !text.startsWith('error', word.start)) continue
+    // A code after it: one to three capitals, two to six digits, a colon.
+    let at = word.end
+    while (at < end && text.charCodeAt(at) === 32) at++
+    const letters = at
+    while (at < end && at - letters < 4 && text.charCodeAt(at) >= 65 && text.charCodeAt(at) <= 90) at++
+    const digits = at
+    while (at < end && at - digits < 7 && isDigitCode(text.charCodeAt(at))) at++
+    if (digits > letters && digits - letters <= 3 && at - digits >= 2 && at - digits <= 6 && text.charCodeAt(at) === 58) return true
+    // A position alone before it, two spaces or more after it (ESLint's columns).
+    let before = firstNonSpace(text, start, word.start)
+    const row = before
+    while (before < word.start && isDigitCode(text.charCodeAt(before))) before++
+    if (before === row || text.charCodeAt(before) !== 58) continue
+    const column = ++before
+    while (before < word.start && isDigitCode(text.charCodeAt(before))) before++
+    if (before === column || firstNonSpace(text, before, word.start) !== word.start || before === word.start) continue
+    if (text.charCodeAt(word.end) === 32 && text.charCodeAt(word.end + 1) === 32) return true
+  }
+  return false
 }
 
 /**
