@@ -53,7 +53,9 @@ describe('full and conservative on hostile 1 MB inputs', () => {
     expect(full.estimate([user(blob)]).items).toEqual([])
     expect(full.estimate([user('a/'.repeat(SIZE / 2))]).items).toEqual([])
     expect(full.estimate([user(`x${':1'.repeat(SIZE / 2)}x/y`)]).items).toEqual([])
-    expect(full.estimate([user(`see "${'['.repeat(SIZE)}"`)]).items.map((item) => item.kind)).toEqual(['quoted'])
+    // (A quoted string with no letter or digit has been a scrap, no item, since session 11; it is still read in linear time.)
+    expect(full.estimate([user(`see "${'['.repeat(SIZE)}"`)]).items).toEqual([])
+    expect(full.estimate([user(`see "${'['.repeat(SIZE)}a"`)]).items.map((item) => item.kind)).toEqual(['quoted'])
     const url = `https://example.com/${'a'.repeat(SIZE)}`
     expect(full.estimate([user(`get ${url} now`)]).items.map((item) => [item.kind, item.text.length])).toEqual([['url', url.length]])
   })

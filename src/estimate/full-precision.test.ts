@@ -67,8 +67,9 @@ describe('not state: documentation read as constraints', () => {
 describe('not state: quoted strings that hold no value', () => {
   it('a template with a placeholder; in agent text and summaries, a symbol or a letter or two', () => {
     expect(ofKind(full.extract(user('Run `python <script_name>.py`, then submit \'<flag>\'.'), 0), 'quoted')).toEqual([])
-    const text = 'Mind the `\\` and `&`, set `t` and `$_`, keep `42`.'
-    for (const message of [said(text), summary(text)]) expect(ofKind(full.extract(message, 0), 'quoted')).toEqual(['`42`'])
+    // (One or two digits alone, `42`, are a scrap in any text since session 11's re-test: see noise-session11.test.ts.)
+    const text = 'Mind the `\\` and `&`, set `t` and `$_`, keep `42` and `4200`.'
+    for (const message of [said(text), summary(text)]) expect(ofKind(full.extract(message, 0), 'quoted')).toEqual(['`4200`'])
     // A user's short quote may be the exact string they want.
     expect(ofKind(full.extract(user('Print "x" on success.'), 0), 'quoted')).toEqual(['"x"'])
   })

@@ -80,6 +80,29 @@ function dropNamedFiles(items: FloorItem[]): void {
   items.length = kept
 }
 
+/** An error's lead word alone (`FAILED`, `ERROR`, `fatal`): the words an error line is anchored on without a colon. */
+const BARE_LEAD = /^(?:error|fatal|panic|failed|failure|err!?|exception)$/i
+
+/**
+ * Drops, in place, the error items of a message that are a lead word alone (`FAILED`, from Gradle's `> Task :bootRun
+ * FAILED`) when another error item of the message holds that word (`BUILD FAILED in 34s`): the fuller line says it.
+ * The lead words are a closed list, so this is linear in the error items' text.
+ */
+function dropBareErrors(items: FloorItem[]): void {
+  let bare: Set<string> | undefined
+  for (const item of items) if (item.kind === 'error' && item.text.length <= 9 && BARE_LEAD.test(item.text)) (bare ??= new Set()).add(item.text)
+  if (bare === undefined) return
+  const stated = new Set<string>()
+  for (const item of items) {
+    if (item.kind !== 'error') continue
+    for (const word of bare) if (item.text !== word && item.text.includes(word)) stated.add(word)
+  }
+  if (stated.size === 0) return
+  let kept = 0
+  for (const item of items) if (!(item.kind === 'error' && stated.has(item.text))) items[kept++] = item
+  items.length = kept
+}
+
 /** Units of a file name: letters, digits, `_`, `.`, `-`, `@`, `+`. */
 const isNameUnit = (code: number): boolean =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46 || code === 45 || code === 64 || code === 43
@@ -197,6 +220,7 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
     spans.escaped = false
     if (spans.kinds.length <= KEPT_SPANS) spare = spans
     dropNamedFiles(items)
+    dropBareErrors(items)
     // Spans come in order; argument items, pushed first, and a view's names, pushed after its part's spans, need a sort.
     if (argumentTexts.size > 0 || unordered) items.sort((a, b) => a.start - b.start)
     return items

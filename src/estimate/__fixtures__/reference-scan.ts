@@ -176,7 +176,7 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
         if (kind === undefined || (tool && !TOOL_KINDS.has(kind))) return
         const product = index > 0 && (kind === 'version' || (kind === 'number' && /^v?(?=[0-9.]*\d)(?=[0-9.]*\.)[0-9.]+\+?$/.test(word.text))) ? productBefore(region, starts, ends, flags, index, kind === 'version') : -1
         if (product !== -1) spans.push({ kind: 'version', start: product, end: word.end })
-        else if (kind === 'path' && index === 0 && mode === 'instruction' && isChatCommand(region, word.start, word.end)) return
+        else if (kind === 'path' && ((index === 0 && mode === 'instruction') || (index > 0 && /^use$/i.test(region.slice(starts[index - 1], ends[index - 1])))) && isChatCommand(region, word.start, word.end)) return
         else if (standsAlone(word.text, kind, word.flags) && !(kind === 'path' && region[word.start - 1] === '<') && !(kind === 'identifier' && mode === 'code' && !/[=0-9"'`]/.test(word.text))) {
           const end = kind === 'url' ? urlEnd(region, word.start, word.end) : word.end
           if (end !== -1) spans.push({ kind, start: word.start, end })

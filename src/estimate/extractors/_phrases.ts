@@ -15,7 +15,7 @@ import { CUE_PHRASES } from '../_cues.js'
 export const ERROR_HINT_PHRASES = [
   'rror', 'xception', 'errno', 'fatal', 'panic', 'err!', 'err:', 'fail', 'exit code', 'fault', 'warning', 'interrupt', 'abort',
   'denied', 'not found', 'no such', 'killed', '<tool_use_error>', 'timed out', 'out of memory', 'not defined',
-  'undefined reference', 'refused', 'not a git', 'cannot find', 'no space',
+  'undefined reference', 'refused', 'not a git', 'cannot find', 'no space', 'blocked by cors policy',
 ] as const
 
 /**
@@ -27,6 +27,8 @@ export const ERROR_PHRASES = [
   ...SYSTEM_FAILURE_MESSAGES, 'segmentation fault', 'out of memory', 'timed out', 'is not defined', 'syntax error', 'not found', 'killed',
   // Gradle's account of a failed build, the line after `* What went wrong:`.
   'execution failed for task',
+  // A browser's console error, pasted (`Access to script at 'file:///…' from origin 'null' has been blocked by CORS policy: …`).
+  'blocked by cors policy',
 ] as const
 
 /** Constraint cues (defined in `_cues.ts`, with the record's). */

@@ -7,6 +7,11 @@ import { RecentLines, RepeatedLines } from './_repeated-lines.js'
 import { bulletDirectiveStart, capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
 import { classifyWord, digitHashes, flagPhrases, hexWordAt, isChatCommand, lineHead, mayBeDigitHash, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd, uuidsIn } from './words.js'
 
+/** Whether the word `[start, end)` is `use` (any case): what follows it names a command of the tool. */
+function followsUse(text: string, start: number, end: number): boolean {
+  return end - start === 3 && (text.charCodeAt(start) | 32) === 117 && (text.charCodeAt(start + 1) | 32) === 115 && (text.charCodeAt(start + 2) | 32) === 101
+}
+
 /**
  * How a part's text is scanned: `instruction` (user, system) for everything including constraint sentences and pasted
  * errors, `summary` (an earlier compactor's summary) the same with errors as prose states them (see `ErrorSource`),
@@ -821,8 +826,9 @@ class PartScan {
       // A version keeps the product it versions (`OpenWrt 23.05-SNAPSHOT`, `node 20.11.1`, `Python 3.11`).
       const product = word > 0 && (code === VERSION || (code === NUMBER && (flags[word]! & ~(LOWER | NON_HEX_LETTER | OTHER)) === (DIGIT | DOT))) ? productBefore(region, starts, ends, flags, word, code === VERSION) : -1
       if (product !== -1) spans.push(VERSION, product, wordEnd)
-      // A chat tool's command opening the user's line (aider's `/ask`, `/model …`) talks to the tool: no path.
-      else if (code === PATH && word === 0 && this.source === 'pasted' && isChatCommand(region, wordStart, wordEnd)) continue
+      // A chat tool's command opening the user's line (aider's `/ask`, `/model …`) talks to the tool, and so does one
+      // the tool names after `use` (aider's `You can use /undo to undo …`): no path.
+      else if (code === PATH && ((word === 0 && this.source === 'pasted') || (word > 0 && followsUse(region, starts[word - 1]!, ends[word - 1]!))) && isChatCommand(region, wordStart, wordEnd)) continue
       // A closing tag (`</task-notification>`) is markup, not a rooted path.
       else if ((classified & NOT_ALONE) === 0 && !(code === PATH && wordStart > 0 && region.charCodeAt(wordStart - 1) === 60) && !(code === IDENTIFIER && this.codePayload && (flags[word]! & VALUE_UNITS) === 0)) {
         const end = code === URL_KIND ? urlEnd(region, wordStart, wordEnd) : wordEnd
