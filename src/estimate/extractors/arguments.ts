@@ -680,6 +680,8 @@ const SUBSTITUTED_HEREDOC = /^\$\(cat\s*<<-?\s*(['"]?)([A-Za-z_]\w*)\1[ \t]*\n/
 const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_]\w*)\1/
 /** A program whose heredoc is a file's content (`tee`) or a patch (`apply_patch`, `patch`, `git apply`). */
 const WRITING_PROGRAM = /(?:^|[\s;&|(])(?:tee|apply_patch|patch|git[ \t]+apply)\b/
+/** A program whose heredoc is a patch. */
+const PATCH_PROGRAM = /(?:^|[\s;&|(])(?:apply_patch|patch|git[ \t]+apply)\b/
 /** `cat` as a word (at the line's start or after a space, `;`, `&`, `|` or `(`). */
 const CAT_WORD = /(?:^|[\s;&|(])cat\b/
 
@@ -730,13 +732,13 @@ export function commandRanges(value: string, options: ArgumentOptions, bodies?: 
     MESSAGE_OPTION.lastIndex = resume
   }
   if (pieces.length === 0) {
-    // A heredoc that writes a file or feeds a patch is a payload however short: its lines are read as a long command's.
-    if (value.length <= options.maxLength && countLines(value, options.maxLines + 1) <= options.maxLines && !writesHeredoc(value)) return [[0, value.length]]
+    // A heredoc that feeds a patch is a payload however short: its lines are read as a long command's.
+    if (value.length <= options.maxLength && countLines(value, options.maxLines + 1) <= options.maxLines && !patchHeredoc(value)) return [[0, value.length]]
   }
   pieces.push([pieceStart, value.length])
   const ranges: Array<[number, number]> = []
   for (const [start, end] of pieces) {
-    const long = end - start > options.maxLength || countLines(value.slice(start, end), options.maxLines + 1) > options.maxLines || writesHeredoc(value.slice(start, end))
+    const long = end - start > options.maxLength || countLines(value.slice(start, end), options.maxLines + 1) > options.maxLines || patchHeredoc(value.slice(start, end))
     if (long) keptLines(value, start, end, options.maxLength, ranges, bodies)
     else {
       const trimmed = trimmedRange(value, start, end)
@@ -747,14 +749,18 @@ export function commandRanges(value: string, options: ArgumentOptions, bodies?: 
   return ranges
 }
 
-/** Whether a line of `command` opens a heredoc that writes a file or feeds a patch (see {@link writesFile}). */
-function writesHeredoc(command: string): boolean {
+/**
+ * Whether a line of `command` opens a heredoc that feeds a patch (`apply_patch <<'EOF'`, `git apply <<EOF`): a payload
+ * however short. (A short heredoc that writes a file, `cat > run.sh << 'EOF'`, stays a command whole: a session runs
+ * it again verbatim, and it costs about what its values do.)
+ */
+function patchHeredoc(command: string): boolean {
   if (!command.includes('<<')) return false
   for (let line = 0; line < command.length; ) {
     let next = command.indexOf('\n', line)
     if (next === -1) next = command.length
     const text = command.slice(line, next)
-    if (text.includes('<<') && HEREDOC.test(text) && writesFile(text)) return true
+    if (text.includes('<<') && HEREDOC.test(text) && PATCH_PROGRAM.test(text)) return true
     line = next + 1
   }
   return false

@@ -83,13 +83,14 @@ describe('a patch is a payload by its shape', () => {
     }
   })
 
-  it("a file's body written by cat > FILE << EOF, however short, gives its values, and the line that names the file", () => {
+  it("a short heredoc that writes a file stays a command whole (a session runs it again verbatim); a patch's does not", () => {
     const command = "cat > .env.example <<'EOF'\nDATABASE_URL=postgres://db.internal:5432/app\nWORKERS=4\nEOF"
-    const items = extract(call('Bash', { command }))
-    expect(items).toContain("cat > .env.example <<'EOF'")
-    expect(items).toContain('WORKERS=4')
-    expect(items.some((text) => text.includes('postgres://db.internal:5432/app'))).toBe(true)
-    expect(items).not.toContain(command)
+    expect(extract(call('Bash', { command }))).toEqual([command])
+    const patchCommand = `git apply <<'EOF'\n--- a/.env.example\n+++ b/.env.example\n@@ -1 +1 @@\n-WORKERS=2\n+WORKERS=4\nEOF`
+    const items = extract(call('Bash', { command: patchCommand }))
+    expect(items).toEqual(expect.arrayContaining(["git apply <<'EOF'", '.env.example', 'WORKERS=4']))
+    expect(items).not.toContain(patchCommand)
+    expect(items).not.toContain('WORKERS=2')
   })
 })
 
