@@ -259,8 +259,9 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
     return
   }
   if (value.length > options.maxLength || lines > options.maxLines) return
-  // A value with no letter or digit (Codex's `workdir: "."`, a separator `"; "`) has no identity of its own.
-  if (!/[\p{L}\p{N}]/u.test(value)) return
+  // A value with no letter or digit (Codex's `workdir: "."`, a separator `"; "`) has no identity of its own; a glob
+  // or a root (`**/*`, `/`, `~`) does.
+  if (!/[\p{L}\p{N}*?/~]/u.test(value)) return
   push(value, at, at + (json ? jsonLength(value) : value.length))
 }
 

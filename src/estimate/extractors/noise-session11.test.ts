@@ -31,8 +31,10 @@ describe('a quoted scrap (no letter or digit, or one or two digits alone) is no 
     expect(ofKind(user(line), 'quoted')).toEqual(expect.arrayContaining(['"Alt+Shift"', '"приклеен"']))
   })
 
-  it('a tool argument with no letter or digit (`workdir: "."`) is no item; its command is', () => {
+  it('a tool argument with no letter or digit (`workdir: "."`) is no item; its command is, and so is a glob or a root', () => {
     expect(texts(call('shell_command', { command: 'ls -la', workdir: '.' }))).toEqual(['ls -la'])
+    expect(texts(call('Glob', { pattern: '**/*' }))).toEqual(['**/*'])
+    expect(texts(call('LS', { path: '/' }))).toEqual(['/'])
   })
 })
 
