@@ -98,8 +98,13 @@ export function detectClaudeCode(head: string): number {
   return 0
 }
 
-/** A native record: a `type` string and a key only Claude Code writes (of a known type or not). */
+/**
+ * A native record: a `type` string and a key only Claude Code writes (of a known type or not). A record with the SDK's
+ * `session_id` and neither `sessionId` nor `parentUuid` is a `claude -p --output-format stream-json` message (newer
+ * ones carry a `uuid` too), which the `claude-stream-json` format reads.
+ */
 function isNative(record: Record<string, unknown>): boolean {
+  if ('session_id' in record && !('sessionId' in record) && !('parentUuid' in record)) return false
   return typeof record['type'] === 'string' && NATIVE_KEYS.some((key) => key in record)
 }
 
