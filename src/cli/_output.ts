@@ -68,6 +68,81 @@ function isStandardOutput(info: Stats): boolean {
   }
 }
 
+/** What a command reads, for {@link refuseInputAsOutput}: files by path and, when `stdin` is true, standard input. */
+export interface CommandInputs {
+  /** Every file the command reads (a walk: each file it reads), as paths it opens. */
+  readonly paths: readonly string[]
+  /**
+   * Whether the command reads standard input (`-`): a regular file it is redirected from (`- < in.json`) is an input.
+   * @default false
+   */
+  readonly stdin?: boolean
+  /**
+   * Whether `paths` are the files of a directory walk (the refusal then names the file).
+   * @default false
+   */
+  readonly walk?: boolean
+}
+
+/** A file's identity, device and inode (a hard link, a symbolic link, a bind mount: one file), or undefined. */
+type FileIdentity = { readonly dev: number; readonly ino: number } | undefined
+
+async function identityOf(path: string): Promise<FileIdentity> {
+  try {
+    const info = await stat(path)
+    return { dev: info.dev, ino: info.ino }
+  } catch {
+    return undefined
+  }
+}
+
+/** The regular file standard input is redirected from, or undefined (a terminal, a pipe, no fd 0). */
+function stdinIdentity(): FileIdentity {
+  try {
+    const info = fstatSync(0)
+    return info.isFile() ? { dev: info.dev, ino: info.ino } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const realOrResolved = async (path: string): Promise<string> => realpath(path).catch(() => resolve(path))
+
+/**
+ * sameFile(a, b) = a and b name one file: the same device and inode, or (either missing) the same path once symbolic
+ * links are resolved.
+ */
+export async function sameFile(a: string, b: string): Promise<boolean> {
+  const [first, second] = await Promise.all([identityOf(a), identityOf(b)])
+  if (first && second) return first.dev === second.dev && first.ino === second.ino
+  return (await realOrResolved(a)) === (await realOrResolved(b))
+}
+
+/**
+ * Refuses (UsageError, exit 2, one line) a `target` that is a file the command reads: any of `inputs.paths` (the same
+ * file by device and inode, or by resolved path) or the regular file standard input is redirected from. Every command
+ * that writes OUT calls it before it writes anything, so no input is ever replaced by its own output. `flag` and
+ * `value` name the option as given (`-o in.json`); `advice` ends the line (`write the report elsewhere`).
+ */
+export async function refuseInputAsOutput(
+  target: OutputTarget,
+  inputs: CommandInputs,
+  options: { readonly flag: string; readonly value: string; readonly advice: string },
+): Promise<void> {
+  if (target.kind !== 'replace') return
+  const refuse = (what: string): UsageError => new UsageError(`${options.flag} ${options.value}: refusing to overwrite ${what}; ${options.advice}`)
+  const out = await identityOf(target.path)
+  if (inputs.stdin && out) {
+    const input = stdinIdentity()
+    if (input && input.dev === out.dev && input.ino === out.ino) throw refuse('the input file (standard input is redirected from it)')
+  }
+  const outPath = out ? undefined : await realOrResolved(target.path)
+  for (const path of inputs.paths) {
+    const same = out ? await identityOf(path).then((input) => input !== undefined && input.dev === out.dev && input.ino === out.ino) : (await realOrResolved(path)) === outPath
+    if (same) throw refuse(inputs.walk ? `the input file ${path}, which the walk reads` : 'the input file')
+  }
+}
+
 async function checkDirectory(directory: string, refuse: (reason: string) => UsageError): Promise<void> {
   let info: Stats
   try {

@@ -1,4 +1,4 @@
-import { readFile, realpath } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { resolveRange } from '../../check/index.js'
 import type { CompactResult } from '../../compact/compact.js'
@@ -11,7 +11,7 @@ import { createSummarizer } from '../../summarize/index.js'
 import { getFormat, readTranscript, sourceFromString, writeCompacted } from '../../transcript/index.js'
 import { MAX_TIMEOUT_MS, parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
 import { abortableSummarizer } from '../_interrupt.js'
-import { resolveOutput, writeOutput, type OutputTarget } from '../_output.js'
+import { refuseInputAsOutput, resolveOutput, sameFile, writeOutput, type OutputTarget } from '../_output.js'
 import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
 import { reportWarnings } from '../_load.js'
 import { regularFileSize } from '../source.js'
@@ -98,11 +98,6 @@ async function resolveLog(value: string, cwd: string): Promise<Exclude<OutputTar
   return target
 }
 
-async function samePath(a: string, b: string): Promise<boolean> {
-  const real = async (path: string): Promise<string> => realpath(path).catch(() => resolve(path))
-  return (await real(a)) === (await real(b))
-}
-
 /**
  * The line of a compaction the log records after the messages before `end` (a Claude Code `compact_boundary` read into
  * `envelope.compactions`), or undefined: a summary written before it is not what a resume reloads.
@@ -133,12 +128,13 @@ export const compactCommand: CliCommand = {
 
     const log = typeof values.log === 'string' ? await resolveLog(values.log, io.cwd) : undefined
 
+    // Before the input is read: an OUT or a log that is the input (a link to it, the file stdin is redirected from) is refused.
+    const file = positionals[0] === undefined || positionals[0] === '-' ? undefined : resolve(io.cwd, positionals[0])
+    const inputs = { paths: file === undefined ? [] : [file], stdin: file === undefined && io.stdin === process.stdin }
+    if (output) await refuseInputAsOutput(output, inputs, { flag: '-o', value: values.output as string, advice: 'write the compacted copy elsewhere' })
+    if (log) await refuseInputAsOutput(log, inputs, { flag: '--log', value: values.log as string, advice: 'give the log its own file' })
+    if (log && output && output.kind !== 'stdout' && (await sameFile(log.path, output.path))) throw new UsageError(`--log ${values.log as string}: is also -o; give the log its own file`)
     const input = await readInput(positionals[0], io)
-    if (output && output.kind !== 'stdout' && input.path && (await samePath(output.path, input.path))) {
-      throw new UsageError(`-o ${values.output as string}: refusing to overwrite the input file; write the compacted copy elsewhere`)
-    }
-    if (log && input.path && (await samePath(log.path, input.path))) throw new UsageError(`--log ${values.log as string}: refusing to overwrite the input file; give the log its own file`)
-    if (log && output && output.kind !== 'stdout' && (await samePath(log.path, output.path))) throw new UsageError(`--log ${values.log as string}: is also -o; give the log its own file`)
     const summarizerSpec = (values.summarizer as string | undefined) ?? 'ledger'
     const summarizer = await createSummarizer(summarizerSpec, { env: io.env, timeoutMs })
     const text = input.bytes.toString('utf8')

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -103,6 +103,33 @@ describe('floorguard report', () => {
       { message: 1, audit: { survival: null } },
     ])
     expect(stdout).not.toContain('<span class="tag bad">')
+  })
+
+  it('refuses an OUT that is the input: the same path, a link to it, a hard link, a file a walk reads (exit 2, one line, input kept; a re-test: the page replaced in.json)', async () => {
+    const dir = join(folder, 'own-out')
+    mkdirSync(join(dir, 'walked'), { recursive: true })
+    const text = JSON.stringify(example)
+    writeFileSync(join(dir, 'in.json'), text)
+    writeFileSync(join(dir, 'walked', 'in.json'), text)
+    symlinkSync('in.json', join(dir, 'alias.json'))
+    linkSync(join(dir, 'in.json'), join(dir, 'hard.json'))
+    const cases: Array<[string[], RegExp]> = [
+      [['report', 'in.json', '-o', 'in.json'], /^floorguard report: -o in\.json: refusing to overwrite the input file; write the report elsewhere\n$/],
+      [['report', 'in.json', '-o', 'alias.json'], /^floorguard report: -o alias\.json: refusing to overwrite the input file; write the report elsewhere\n$/],
+      [['report', 'in.json', '-o', 'hard.json'], /^floorguard report: -o hard\.json: refusing to overwrite the input file;/],
+      [['report', 'walked', '-o', 'walked/in.json'], /^floorguard report: -o walked\/in\.json: refusing to overwrite the input file .*walked\/in\.json, which the walk reads; write the report elsewhere\n$/],
+      [['report', '.', '-o', 'in.json'], /^floorguard report: -o in\.json: refusing to overwrite the input file .*\/(hard|in)\.json, which the walk reads;/],
+    ]
+    for (const [args, message] of cases) {
+      const { code, stdout, stderr } = await runCaptured(args, { cwd: dir })
+      expect([args.join(' '), code]).toEqual([args.join(' '), 2])
+      expect(stderr).toMatch(message)
+      expect(stdout).toBe('')
+    }
+    expect(readFileSync(join(dir, 'in.json'), 'utf8')).toBe(text)
+    expect(readFileSync(join(dir, 'walked', 'in.json'), 'utf8')).toBe(text)
+    // A walk whose OUT is a new name, or a file it does not read (.html), still writes.
+    expect((await runCaptured(['report', 'walked', '-o', 'walked/page.html'], { cwd: dir })).code).toBe(0)
   })
 
   it('bad input and bad usage: one line, exit 2, nothing written', async () => {

@@ -14,7 +14,7 @@ import { parseCommandArgs, parseIntegerFlag, parseRatioFlag, UsageError, type Cl
 import { readKeepingCompactions } from '../_compaction-records.js'
 import { resolveEstimation } from '../_estimation.js'
 import { reportWarnings } from '../_load.js'
-import { resolveOutput, writeOutput } from '../_output.js'
+import { refuseInputAsOutput, resolveOutput, writeOutput } from '../_output.js'
 import { sourceFromFile, sourceFromStdin } from '../source.js'
 
 const usage = `usage: floorguard report FILE|DIR|- [-o report.html] [--slot N] [--budget N] [--high-water R] [--title TEXT]
@@ -143,8 +143,11 @@ export const reportCommand: CliCommand = {
     const settings: SessionSettings = { format, lenient, tokenizer, estimator, slot, budget, highWaterMark }
     const sessions: SessionReport[] = []
     const skipped: SkippedFile[] = []
+    const files = directory ? await walk(path) : []
+    // Before anything is read: a page written over the transcript (or a file the walk reads) would replace it.
+    const inputs = directory ? { paths: files, walk: true } : input === '-' ? { paths: [], stdin: io.stdin === process.stdin } : { paths: [path] }
+    await refuseInputAsOutput(target, inputs, { flag: '-o', value: typeof values.output === 'string' ? values.output : 'report.html', advice: 'write the report elsewhere' })
     if (directory) {
-      const files = await walk(path)
       if (files.length === 0) throw new UsageError(`${input}: expected transcript files (${TRANSCRIPT_EXTENSIONS.join(' ')}) in the directory, found none`)
       const caps = {
         maxSessionChars: Math.max(100_000, Math.min(2_000_000, Math.floor(PAGE_TEXT_CHARS / files.length))),
