@@ -18,6 +18,8 @@ import { classifyWord, digitHashes, flagPhrases, isChatCommand, numericPhrases, 
 
 /** Whitespace as the scan reads it: ASCII's, and the Unicode spaces it treats alike. */
 const WHITESPACE = /[ \t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/
+/** A numbered line of source (a view's, a code frame's): never an error's detail line. */
+const SOURCE_LINE = new RegExp(`^ *(?:> *)?\\d{1,7}(?:[\u2192\t|\u2502]| +[|\u2502]| {2,}(?!${WHITESPACE.source}).)`)
 const RUN = new RegExp(`[^${WHITESPACE.source.slice(1, -1)}]+`, 'g')
 const LEADING = /^[([{<"'`*“‘«]+/
 const TRAILING = /[)\]}>,;:.!?"'`*”’»]+$/
@@ -139,6 +141,7 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
         const rest = line.slice(Math.max(indent, 0))
         const isDetail =
           indent !== -1 &&
+          !SOURCE_LINE.test(line) &&
           (previous.kind === 'exit'
             ? !rest.startsWith('Traceback (most recent call last)') && !/^warning/i.test(rest) && !LOG_LEVEL.test(rest.slice(0, 200)) && !/^([^A-Za-z0-9])\1\1/.test(rest) && !isVersionBanner(region, lineStart + indent, lineEnd)
             : indent > previous.indent)

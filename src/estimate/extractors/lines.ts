@@ -161,6 +161,30 @@ export function numberedLineStart(text: string, start: number, end: number): num
   return code === 0x2192 || code === 9 ? index + 1 : -1
 }
 
+/**
+ * isSourceLine(text, [start, end)) = whether the line is a line of source as a view or a code frame numbers it: spaces,
+ * an optional `>` (the frame's marker), one to seven digits, then `→` or a tab (see {@link numberedLineStart}), two
+ * spaces or more before its content (`   1  export const …`), or a gutter `|` or `│` (`  40|     const res = …`,
+ * `2 |     let x`). A single space after the digits is not one: `  1 failing`, `3 errors` are a run's words.
+ */
+export function isSourceLine(text: string, start: number, end: number): boolean {
+  let index = start
+  while (index < end && text.charCodeAt(index) === 32) index++
+  if (index < end && text.charCodeAt(index) === 62) index++
+  while (index < end && text.charCodeAt(index) === 32) index++
+  const digits = index
+  while (index < end && index - digits < 8 && isDigitCode(text.charCodeAt(index))) index++
+  if (index === digits || index - digits > 7 || index >= end) return false
+  const code = text.charCodeAt(index)
+  if (code === 0x2192 || code === 9 || code === 124 || code === 0x2502) return true
+  if (code !== 32) return false
+  let after = index
+  while (after < end && text.charCodeAt(after) === 32) after++
+  if (after === end) return false
+  const next = text.charCodeAt(after)
+  return after - index >= 2 ? !isSpace(next) : next === 124 || next === 0x2502
+}
+
 /** Whether `[start, end)` says it succeeded: it holds the word `successfully` or opens with `Success` (any case). */
 function saysSuccess(text: string, start: number, end: number): boolean {
   const line = text.slice(start, Math.min(end, start + 400)).toLowerCase()

@@ -4,7 +4,7 @@ import { GenerationSlots, printedUnits, sameUnits, trimmedEnd } from './_scan.js
 import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
-import { bulletDirectiveStart, capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
+import { bulletDirectiveStart, capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, isSourceLine, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
 import { classifyWord, digitHashes, flagPhrases, hexWordAt, isChatCommand, lineHead, mayBeDigitHash, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd, uuidsIn } from './words.js'
 
 /** Whether the word `[start, end)` is `use` (any case): what follows it names a command of the tool. */
@@ -1002,12 +1002,16 @@ function indentation(text: string, lineStart: number, lineEnd: number): number {
 
 /**
  * Where the detail span of the line `[lineStart, lineEnd)` starts (its first unit after the indentation), or -1, after a
- * line of status `previous`: after `Exit code N` any line but a traceback's header or a banner (`=== test session
- * starts ===`), after an error line one indented further than it (trailing whitespace is left to the caller's trim).
+ * line of status `previous`: never a numbered line of source (see `isSourceLine`); after `Exit code N` any line but a
+ * traceback's header or a banner (`=== test session starts ===`), after an error line one indented further than it
+ * (trailing whitespace is left to the caller's trim).
  */
 function detailSpan(text: string, lineStart: number, lineEnd: number, previous: number): number {
   const indent = indentation(text, lineStart, lineEnd)
   if (indent === -1) return -1
+  // A numbered line of source (a view's `   1  export …`, a code frame's `  40|  …`) is the file's content the run
+  // printed, never the error's message going on.
+  if (isSourceLine(text, lineStart, lineEnd)) return -1
   const first = lineStart + indent
   if (previous === EXIT_LINE) {
     if (text.startsWith('Traceback (most recent call last)', first)) return -1
