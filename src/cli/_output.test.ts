@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -169,6 +169,35 @@ describe('compact -o: what is there is never replaced by something else', () => 
     expect(readFileSync(join(dir, 'real', 'target.json'), 'utf8')).toBe(expected)
     expect(statSync(join(dir, 'real', 'target.json')).mode & 0o777).toBe(0o600)
     expect([...temps(dir), ...temps(join(dir, 'real'))]).toEqual([])
+  })
+
+  it('refuses an OUT that standard input is redirected from (compact - and report - with < OUT): exit 2, one line, input kept (a re-test: compact - -o in.json < in.json replaced it)', async () => {
+    assertBuilt()
+    const dir = setup()
+    for (const [args, message] of [
+      [['compact', '-', '--range', '0:4', '-o', 'chat.json'], /^floorguard compact: -o chat\.json: refusing to overwrite the input file \(standard input is redirected from it\); write the compacted copy elsewhere$/],
+      [['report', '-', '-o', 'chat.json'], /^floorguard report: -o chat\.json: refusing to overwrite the input file \(standard input is redirected from it\); write the report elsewhere$/],
+    ] as const) {
+      const stdin = openSync(join(dir, 'chat.json'), 'r')
+      try {
+        const run = await spawnCli(args, { cwd: dir, stdio: [stdin, 'pipe', 'pipe'] }).done
+        expect([args[0], run.code]).toEqual([args[0], 2])
+        expectOneLine(run.stderr, message)
+        expect(run.stdout).toBe('')
+      } finally {
+        closeSync(stdin)
+      }
+      expect(readFileSync(join(dir, 'chat.json'), 'utf8')).toBe(INPUT)
+    }
+    // Standard input from another file: written as before.
+    const other = openSync(join(dir, 'chat.json'), 'r')
+    try {
+      const run = await spawnCli(['compact', '-', '--range', '0:4', '-o', 'copy.json'], { cwd: dir, stdio: [other, 'pipe', 'pipe'] }).done
+      expect(run.code).toBe(0)
+    } finally {
+      closeSync(other)
+    }
+    expect(readFileSync(join(dir, 'copy.json'), 'utf8')).toBe(expected)
   })
 
   it('refuses a link to a missing file, a link to the input, a directory, a socket and a missing directory (exit 2, one line)', async () => {
