@@ -49,6 +49,7 @@ describe('format registry', () => {
       'opencode',
       'langchain',
       'letta',
+      'antigravity',
       'text',
     ])
     for (const [name, format] of Object.entries(transcriptFormats)) {

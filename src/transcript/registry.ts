@@ -5,6 +5,7 @@ import { parseJson } from './json.js'
 import { aiSdkFormat } from './formats/ai-sdk.js'
 import { aiderFormat } from './formats/aider.js'
 import { anthropicFormat } from './formats/anthropic.js'
+import { antigravityFormat } from './formats/antigravity.js'
 import { claudeAgentEventsFormat } from './formats/claude-agent-events.js'
 import { claudeCodeFormat } from './formats/claude-code.js'
 import { claudeStreamJsonFormat } from './formats/claude-stream-json.js'
@@ -38,6 +39,7 @@ export const transcriptFormats = {
   opencode: openCodeFormat,
   langchain: langChainFormat,
   letta: lettaFormat,
+  antigravity: antigravityFormat,
   text: textFormat,
 } as const satisfies Record<string, TranscriptFormatV1>
 
