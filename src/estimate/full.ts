@@ -81,7 +81,7 @@ function dropNamedFiles(items: FloorItem[]): void {
 }
 
 /** An error's lead word alone (`FAILED`, `ERROR`, `fatal`): the words an error line is anchored on without a colon. */
-const BARE_LEAD = /^(?:error|fatal|panic|failed|failure|err!?|exception)$/i
+const BARE_LEAD = /^(?:error|fatal|panic|fail|failed|failure|err!?|exception)$/i
 
 /**
  * Drops, in place, the error items of a message that are a lead word alone (`FAILED`, from Gradle's `> Task :bootRun

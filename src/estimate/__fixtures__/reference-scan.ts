@@ -10,9 +10,9 @@
  * whitespace regex, their trimming two regexes and a count of parentheses, and the merge a sort of objects.
  */
 import type { ItemKind } from '../../spec/estimator.js'
-import { wordFlags } from '../extractors/_flags.js'
+import { DIGIT, LOWER, NON_HEX_LETTER, UPPER_FIRST, UPPER_INNER, wordFlags } from '../extractors/_flags.js'
 import { ERROR_PHRASES } from '../extractors/_phrases.js'
-import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
+import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, locationPathEnd, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
 import type { ScanMode } from '../extractors/scan-text.js'
 import { classifyWord, digitHashes, flagPhrases, isChatCommand, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
 
@@ -120,6 +120,7 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
       }
     }
     let status: LineStatus = { kind: 'none' }
+    const afterError = sawError
     if (words.length > 0) {
       firstLine ??= { from: words[0]!.start, to: words.at(-1)!.end, first: lineStart + rawLine.search(/[^ \t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/) }
       const spans: Array<{ kind: ItemKind; start: number; end: number }> = []
@@ -153,6 +154,10 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
           sawError = true
         }
       }
+      // Tool output after an error: a line giving a source location alone (` ❯ test/a.test.ts:42:28`) keeps it as a path.
+      const location = words.at(-1)!
+      const pathEnd = locationPathEnd(region, location.start, location.end)
+      if (tool && afterError && !lineError && (words.length === 1 || (words.length === 2 && (words[0]!.flags & (LOWER | NON_HEX_LETTER | UPPER_FIRST | UPPER_INNER | DIGIT)) === 0)) && pathEnd !== -1 && classifyWord(region.slice(location.start, pathEnd)) === 'path') spans.push({ kind: 'path', start: location.start, end: location.end })
       if (quoting) {
         const quotes: number[] = []
         for (let index = lineStart; index < lineEnd; index++) if ('"\'`“”'.includes(region[index]!)) quotes.push(index)

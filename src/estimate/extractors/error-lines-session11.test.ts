@@ -36,3 +36,53 @@ describe('a numbered line of source is never an error’s detail line', () => {
     expect(errors('Error: upload failed\n  1 failing')).toEqual(['Error: upload failed', '1 failing'])
   })
 })
+
+describe('test runners’ failed tests are errors, their locations paths', () => {
+  // vitest 3's output as ai-vitest.json holds it.
+  const vitest = [
+    ' RUN  v3.2.4 /home/dev/app',
+    '',
+    ' ❯ test/upload.test.ts (3 tests | 1 failed) 41ms',
+    '   ✓ upload > accepts small files 5ms',
+    '   × upload > rejects files over MAX_UPLOAD_BYTES 12ms',
+    '     → expected 500 to be 413 // Object.is equality',
+    '',
+    '⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯',
+    '',
+    ' FAIL  test/upload.test.ts > upload > rejects files over MAX_UPLOAD_BYTES',
+    'AssertionError: expected 500 to be 413 // Object.is equality',
+    '',
+    '- Expected',
+    '+ Received',
+    '',
+    ' ❯ test/upload.test.ts:42:28',
+    '     40|     const res = await post("/upload", big)',
+    '     41|     expect(res.status).toBe(413)',
+    '       |                        ^',
+    '',
+    ' Test Files  1 failed (1)',
+  ].join('\n')
+
+  it('vitest: the FAIL line and the AssertionError are errors, the location under them a path', () => {
+    const items = itemsOf(vitest)
+    expect(items).toContain('error FAIL  test/upload.test.ts > upload > rejects files over MAX_UPLOAD_BYTES')
+    expect(items).toContain('error AssertionError: expected 500 to be 413 // Object.is equality')
+    expect(items).toContain('path test/upload.test.ts:42:28')
+  })
+
+  it('jest: the FAIL line and the ● heading of the failed test are errors', () => {
+    const jest = [' FAIL  src/upload.test.js', '  upload', '    ✕ rejects files over MAX (5 ms)', '', '  ● upload › rejects files over MAX', '', '    expect(received).toBe(expected) // Object.is equality'].join('\n')
+    // (The suite's name, indented under the FAIL line, is its detail line, as under any error line.)
+    expect(errors(jest)).toEqual(['FAIL  src/upload.test.js', 'upload', '● upload › rejects files over MAX'])
+    expect(errors('  ● Test suite failed to run\n\n    Jest encountered an unexpected token')).toEqual(['● Test suite failed to run'])
+  })
+
+  it('not a location before any error, nor one inside a sentence, nor a bullet of a list', () => {
+    expect(itemsOf(' ❯ test/upload.test.ts:42:28')).toEqual([])
+    expect(itemsOf('Error: boom\nthe run stopped in test/upload.test.ts:42:28 twice')).toEqual(['error Error: boom'])
+    expect(itemsOf('Error: boom\n\n ❯ upload:42:28')).toEqual(['error Error: boom'])
+    expect(errors('  ● upload files first\n  ● then run')).toEqual([])
+    // `FAIL` is a test runner's word in upper case only.
+    expect(errors('we may fail here')).toEqual([])
+  })
+})

@@ -54,6 +54,8 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
   // names an error (`raise FileNotFoundError(…)`, `logger.info(f"Skipping (not found)")`), not one that happened.
   if (source === 'tool' && numberedLineStart(text, start, end) !== -1) return -1
   const prose = source === 'prose'
+  // A test runner's failed test (jest's `● suite › test`) is its line, as pytest's `FAILED path::test` is.
+  if (!prose && testFailureBullet(text, start, end) !== -1) return firstNonSpace(text, start, end)
   // A compiler's or linter's diagnostic (`src/a.ts(12,5): error TS2345: …`, `  12:5  error  'x' is … no-unused-vars`)
   // is its line, location included.
   if (!prose && isDiagnostic(text, start, end, words)) return firstNonSpace(text, start, end)
@@ -73,6 +75,8 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
     const anchors =
       (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit' && (colon || (!prose && !statement && !BARE_SUFFIXES.has(name)))) ||
       (ERROR_LEAD.test(bare) && (colon || text[word.end] === '[' || (!prose && /^[A-Z!]+$/.test(bare)))) ||
+      // vitest's and jest's failed file or test (` FAIL  test/a.test.ts > suite > test`), go test's `--- FAIL: TestX`.
+      (bare === 'FAIL' && (colon || !prose)) ||
       isCodedError(text, word) ||
       (!prose && ERRNO.test(bare)) ||
       bare.startsWith('[Errno')
@@ -159,6 +163,38 @@ export function numberedLineStart(text: string, start: number, end: number): num
   if (index === digits || index - digits > 7 || index >= end) return -1
   const code = text.charCodeAt(index)
   return code === 0x2192 || code === 9 ? index + 1 : -1
+}
+
+/**
+ * testFailureBullet(text, [start, end)) = where jest's failed-test heading starts (`  ● upload › rejects big files`: a
+ * `●` and a space after the indentation, then the suite and test names joined by `›`), or -1. `● Test suite failed to
+ * run` names its failure in words; a bullet without `›` and those words is a list's.
+ */
+export function testFailureBullet(text: string, start: number, end: number): number {
+  const first = firstNonSpace(text, start, end)
+  if (end - first < 3 || text.charCodeAt(first) !== 0x25cf || text.charCodeAt(first + 1) !== 32) return -1
+  for (let index = first + 2; index < end; index++) if (text.charCodeAt(index) === 0x203a) return first
+  return text.startsWith('Test suite failed to run', first + 2) ? first : -1
+}
+
+/**
+ * locationPathEnd(word [start, end) of text) = where the path of a source location (`test/upload.test.ts:42:28`,
+ * `src/a.py:7`) ends, or -1 when the word is not one: a path, `:` and a line number, perhaps `:` and a column, nothing
+ * after. Reads the word's tail backwards once.
+ */
+export function locationPathEnd(text: string, start: number, end: number): number {
+  const colon = numberAfterColon(text, start, end)
+  if (colon === -1) return -1
+  const before = numberAfterColon(text, start, colon)
+  const pathEnd = before === -1 ? colon : before
+  return pathEnd > start ? pathEnd : -1
+}
+
+/** Where the `:` before the digits ending `[start, end)` stands, or -1 when no digit ends it or no `:` precedes them. */
+function numberAfterColon(text: string, start: number, end: number): number {
+  let index = end
+  while (index > start && isDigitCode(text.charCodeAt(index - 1))) index--
+  return index < end && index > start && text.charCodeAt(index - 1) === 58 ? index - 1 : -1
 }
 
 /**

@@ -4,7 +4,7 @@ import { GenerationSlots, printedUnits, sameUnits, trimmedEnd } from './_scan.js
 import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
-import { bulletDirectiveStart, capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, isSourceLine, isVersionBanner, jsonMessage, lineQuoteSource, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix } from './lines.js'
+import { bulletDirectiveStart, capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, isSourceLine, isVersionBanner, jsonMessage, lineQuoteSource, locationPathEnd, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix, testFailureBullet } from './lines.js'
 import { classifyWord, digitHashes, flagPhrases, hexWordAt, isChatCommand, lineHead, mayBeDigitHash, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd, uuidsIn } from './words.js'
 
 /** Whether the word `[start, end)` is `use` (any case): what follows it names a command of the tool. */
@@ -39,6 +39,8 @@ const PATH = kindCode('path')
 const URL_KIND = kindCode('url')
 const HASH = kindCode('hash')
 const UUID = kindCode('uuid')
+/** Flags of a word holding a letter or a digit. */
+const LETTERS_OR_DIGITS = LOWER | NON_HEX_LETTER | UPPER_FIRST | UPPER_INNER | DIGIT
 /** Units that make an identifier hold a value: `=`, a digit or a quote (`dtype="float32"`, `probs.max(dim=-1)`). */
 const VALUE_UNITS = EQUALS | DIGIT | QUOTE
 const NO_SPANS: readonly RawSpan[] = []
@@ -675,8 +677,10 @@ class PartScan {
   private scanLine(lineStart: number, lineEnd: number): number {
     const { words, spans } = this
     if (this.firstLineFrom === -1) this.noteFirstLine(lineStart)
+    const afterError = this.sawError
     const status = this.errorLine(lineStart, lineEnd)
     if (status === NO_ERROR && this.previous !== NO_ERROR) this.detailLine(lineStart, lineEnd)
+    if (afterError && this.tool && spans.count === 0 && words.count <= 2 && words.lineFlags & COLON) this.errorLocation()
     if (this.quoting && words.lineRaw & QUOTE) {
       spans.quoteSource = lineQuoteSource(this.region, lineStart, lineEnd, this.quoteSource)
       forEachQuoted(this.region, lineStart, lineEnd, words.quotes, words.quoteCount, spans.pushQuoted)
@@ -723,7 +727,8 @@ class PartScan {
     // A search match (`25:    Raises RuntimeError if not found.`) is an error by the word right after its prefix
     // alone, so every word is looked at, as for lint codes, not only those holding a hint.
     const lint = words.lint || (errorTo > errorFrom && this.tool && searchMatchPrefix(region, lineStart, lineEnd) !== -1)
-    if (errorTo === errorFrom && !lint) return NO_ERROR
+    // jest's failed test (`● suite › test`) holds no hint: its bullet is its anchor.
+    if (errorTo === errorFrom && !lint && !(this.details && testFailureBullet(region, lineStart, lineEnd) !== -1)) return NO_ERROR
     const { starts, ends, count } = words
     // Every error anchor word contains a hint, so only the words holding hints need a look (all of them for lint codes).
     let hinted = 0
@@ -835,6 +840,23 @@ class PartScan {
         if (end !== -1) spans.push(code, wordStart, end)
       }
     }
+  }
+
+  /**
+   * Pushes the source location a line of tool output after an error gives alone (vitest's ` ❯ test/upload.test.ts:42:28`,
+   * after a mark with no letter or digit): where the failure is, a path with its line and column, as pytest's
+   * `FAILED path::test` line keeps its path.
+   */
+  private errorLocation(): void {
+    const { words, region } = this
+    const last = words.count - 1
+    if (last === 1 && words.flags[0]! & LETTERS_OR_DIGITS) return
+    const start = words.starts[last]!
+    const end = words.ends[last]!
+    const pathEnd = locationPathEnd(region, start, end)
+    if (pathEnd === -1) return
+    const classified = this.wordKinds.kindOf(region, start, pathEnd, wordFlags(region, start, pathEnd), this.generation)
+    if (classified >= 0 && (classified & KIND_MASK) === PATH) this.spans.push(PATH, start, end)
   }
 
   /**
