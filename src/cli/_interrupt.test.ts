@@ -1,5 +1,5 @@
 import { EventEmitter, getEventListeners } from 'node:events'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -114,6 +114,44 @@ function isStopped(pid: number): boolean {
     return false
   }
 }
+
+describe('a signal during synchronous work (a re-test: check and plan finished, printed everything and exited 0)', () => {
+  /** Characters read and CPU ticks used by a process so far (/proc), or zeros once it is gone. */
+  function progress(pid: number): { read: number; ticks: number } {
+    try {
+      const read = Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0)
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number)
+      return { read, ticks: utime! + stime! }
+    } catch {
+      return { read: 0, ticks: 0 }
+    }
+  }
+
+  let big = ''
+  beforeAll(() => {
+    // One long line of text whose estimate takes seconds of synchronous work after the read.
+    const unit = 'Edit src/app.ts line 42: TypeError: x is undefined at /srv/a.py; never push to main. '
+    big = join(work, 'big.txt')
+    writeFileSync(big, unit.repeat(Math.ceil(30e6 / unit.length)))
+  })
+
+  it.each([
+    ['check', 'SIGINT', 130],
+    ['plan', 'SIGTERM', 143],
+  ] as const)('%s: %s once the file is read and the estimate runs exits %i, nothing on standard output', async (command, signal, status) => {
+    const size = statSync(big).size
+    const run = spawnCli([command, big, '--json'], { limitMs: 60_000 })
+    // The whole file read, then a third of a second more of CPU: the estimate, which never yields, is running.
+    await waitFor(() => progress(run.pid).read >= size, 'the file to be read', 30_000)
+    const start = progress(run.pid).ticks
+    await waitFor(() => progress(run.pid).ticks >= start + 30, 'the estimate to run', 30_000)
+    process.kill(run.pid, signal)
+    const outcome = await run.done
+    expect(outcome.hung).toBe(false)
+    expect({ code: outcome.code, stdout: outcome.stdout }).toEqual({ code: status, stdout: '' })
+  })
+})
 
 describe('installInterrupts (a fake process)', () => {
   function fakeProcess() {

@@ -21,6 +21,15 @@ export interface Interrupts {
   readonly signal: AbortSignal
   /** Registers a temp file to remove on an interrupt or at exit; returns the function that unregisters it. */
   readonly trackTempFile: (path: string) => () => void
+  /**
+   * Resolves after one turn of the event loop, in which a signal that arrived during synchronous work (an estimate of a
+   * large file) is dispatched to its handler: the process then ends with 128 + its number instead of going on. Await it
+   * before writing output and before `dispose`, which would otherwise uninstall the handlers with the signal pending
+   * and the signal would be lost.
+   */
+  readonly settle: () => Promise<void>
+  /** The signal that interrupted the run, once its handler ran (a test's target does not exit). */
+  readonly received: () => InterruptSignal | undefined
   /** Aborts, removes what is still registered and uninstalls the handlers (the default signal actions return). */
   readonly dispose: () => void
 }
@@ -44,8 +53,10 @@ export function installInterrupts(target: SignalTarget = process as unknown as S
     }
     tempFiles.clear()
   }
+  let received: InterruptSignal | undefined
   const handlers = INTERRUPT_SIGNALS.map((name) => {
     const handler = (): void => {
+      received ??= name
       cleanUp()
       target.exit(128 + constants.signals[name])
     }
@@ -59,6 +70,13 @@ export function installInterrupts(target: SignalTarget = process as unknown as S
       tempFiles.add(path)
       return () => void tempFiles.delete(path)
     },
+    async settle() {
+      // Node reads a signal in the loop's poll phase. From inside a poll callback (a file read's completion) the next
+      // immediate runs in this very iteration, before the loop polls again: the second one comes after a poll.
+      for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve))
+      if (received) target.exit(128 + constants.signals[received])
+    },
+    received: () => received,
     dispose() {
       cleanUp()
       for (const [name, handler] of handlers) target.off(name, handler)

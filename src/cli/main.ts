@@ -144,9 +144,17 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
  */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const interrupts = installInterrupts()
+  const io = processIo()
+  // Standard output is written synchronously (a file, a pipe): a signal that came during synchronous work is acted on
+  // before anything is written, so an interrupted run prints nothing after the signal.
+  const stdout: CliIo['stdout'] = async (chunk) => {
+    await interrupts.settle()
+    return io.stdout(chunk)
+  }
   try {
-    process.exitCode = await runCli(argv, { ...processIo(), signal: interrupts.signal, trackTempFile: interrupts.trackTempFile })
+    process.exitCode = await runCli(argv, { ...io, stdout, signal: interrupts.signal, trackTempFile: interrupts.trackTempFile })
   } finally {
+    await interrupts.settle()
     interrupts.dispose()
   }
 }
