@@ -86,3 +86,20 @@ describe('test runners’ failed tests are errors, their locations paths', () =>
     expect(errors('we may fail here')).toEqual([])
   })
 })
+
+describe('a read’s numbered view is content; a line after it that is not numbered is the tool’s output', () => {
+  const enoent = "Error: ENOENT: no such file or directory, open '/var/data/uploads/tmp-8813.part'"
+
+  it('the ENOENT appended after 60 numbered lines (ai-history.json) is an error, as it is alone', () => {
+    expect(errors([...view(1, 60), enoent].join('\n'), 'read_file')).toEqual([enoent])
+    expect(errors(enoent, 'read_file')).toEqual([enoent])
+    expect(errors([...view(1, 60), 'FAIL test/upload.test.ts > rejects files over MAX_UPLOAD_BYTES=52428800 (expected 413, got 500)'].join('\n'), 'Read')).toHaveLength(1)
+  })
+
+  it('the file’s own lines stay content, numbered or not, and so does a page that is no numbered view', () => {
+    const code = ['     1\tdef load(path):', '     2\t    raise FileNotFoundError(path)', '     3→    except ValueError: pass'].join('\n')
+    expect(errors(code, 'read_file')).toEqual([])
+    // A page (no numbered first line) that quotes an error on a later line quotes it.
+    expect(errors(['# Handling errors', enoent].join('\n'), 'web_fetch')).toEqual([])
+  })
+})

@@ -345,7 +345,8 @@ export interface ScanOptions {
   /**
    * What a successful tool result holds: `log` (what a command printed, whose every line may be an error) or `data`
    * (what a read, fetch or search returned: a page or a file that quotes errors, as `isFailingResult` reads it with
-   * `output: 'data'`), whose first line alone may state the tool's own failure.
+   * `output: 'data'`), whose first line alone may state the tool's own failure, or, after a numbered view, a line
+   * that is not numbered (the tool's message appended to the file's lines).
    * @default 'log'
    */
   readonly output?: 'log' | 'data'
@@ -610,6 +611,8 @@ class PartScan {
   private firstLineFrom = -1
   private firstLineTo = -1
   private firstLineStart = 0
+  /** Whether the part is data whose first line is a numbered line of source (a file view: see `isSourceLine`). */
+  private numberedView = false
   /** Where the line before the current one starts (-1 on the first line). */
   private previousLineStart = -1
   /** The last line that listed a commit by digits alone at its head, and that hash's length. */
@@ -676,7 +679,7 @@ class PartScan {
   /** scanLine([lineStart, lineEnd), its words read) = the line's error status, having appended its merged spans. */
   private scanLine(lineStart: number, lineEnd: number): number {
     const { words, spans } = this
-    if (this.firstLineFrom === -1) this.noteFirstLine(lineStart)
+    if (this.firstLineFrom === -1) this.noteFirstLine(lineStart, lineEnd)
     const afterError = this.sawError
     const status = this.errorLine(lineStart, lineEnd)
     if (status === NO_ERROR && this.previous !== NO_ERROR) this.detailLine(lineStart, lineEnd)
@@ -701,9 +704,10 @@ class PartScan {
     return status
   }
 
-  /** Notes the part's first line with words (for {@link PartScan.keepFailingMessage}). */
-  private noteFirstLine(lineStart: number): void {
+  /** Notes the part's first line with words (for {@link PartScan.keepFailingMessage}), and whether it opens a numbered view. */
+  private noteFirstLine(lineStart: number, lineEnd: number): void {
     const { words, region } = this
+    this.numberedView = this.data && isSourceLine(region, lineStart, lineEnd)
     this.firstLineFrom = words.starts[0]!
     this.firstLineTo = words.ends[words.count - 1]!
     // Where the line's first unit stands, before any trimmed punctuation (a JSON result's `{`).
@@ -719,7 +723,9 @@ class PartScan {
    */
   private errorLine(lineStart: number, lineEnd: number): number {
     const { words, region, errorOffsets, hintWords } = this
-    if (this.data && this.firstLineStart < lineStart) return NO_ERROR
+    // Past its first line, data is content (a file's lines name errors, they do not report them); but a line that is
+    // not a numbered line after a numbered view (`Error: ENOENT …` after `  60  …`) is the tool's own output again.
+    if (this.data && this.firstLineStart < lineStart && !(this.numberedView && !isSourceLine(region, lineStart, lineEnd))) return NO_ERROR
     this.errorTo = advancePast(errorOffsets, this.errorTo, lineStart)
     const errorFrom = this.errorTo
     this.errorTo = advancePast(errorOffsets, this.errorTo, lineEnd)
