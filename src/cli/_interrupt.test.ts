@@ -73,6 +73,22 @@ describe('the real CLI and its command summarizer', () => {
     expect(readdirSync(dir).sort()).toEqual(['chat.json', 'job.pid', 'shell.pid'])
   })
 
+  it('on SIGTERM mid-summary writes --log with what was logged so far, atomically (a re-test: no log after an interrupt)', async () => {
+    const dir = setup()
+    const shell = join(dir, 'shell.pid')
+    const command = `echo $$ > ${quote(shell)}; cat >/dev/null; sleep 60`
+    const cli = spawnCli(['compact', 'chat.json', '--range', '0:4', '--summarizer', `cmd:${command}`, '-o', 'out.json', '--log', 'run.jsonl'], { cwd: dir })
+    await waitFor(() => pidIn(shell) !== undefined, 'the summarizer to start')
+    process.kill(cli.pid, 'SIGTERM')
+    const run = await cli.done
+    expect([run.code, run.signal, run.hung]).toEqual([143, null, false])
+    expect(readdirSync(dir).sort()).toEqual(['chat.json', 'run.jsonl', 'shell.pid'])
+    const types = readFileSync(join(dir, 'run.jsonl'), 'utf8').trimEnd().split('\n').map((line) => (JSON.parse(line) as { type: string }).type)
+    expect(types[0]).toBe('compaction-start')
+    expect(types).toContain('plan-end')
+    expect(types).not.toContain('compaction-end')
+  })
+
   it('on SIGTERM while OUT is being written removes the temp file and exits 143', async () => {
     // A 16 MB message outside the range makes the write long; the summarizer stops the CLI (SIGSTOP) as it ends, and
     // from there the CLI runs in short slices, looked at only while stopped, until its temp file exists.

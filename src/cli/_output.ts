@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { constants as fsConstants, fstatSync, type Stats } from 'node:fs'
+import { closeSync, constants as fsConstants, fstatSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs'
 import { access, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { describeSystemError, OutputWriteError, UsageError, type CliIo } from './_command.js'
@@ -208,6 +208,47 @@ export async function writeOutput(target: OutputTarget, bytes: Uint8Array, io: C
     throw new OutputWriteError(target.display, error)
   } finally {
     untrack()
+  }
+}
+
+/**
+ * Writes `bytes` where {@link resolveOutput} said, synchronously, for the moment an interrupt ends the process (a log
+ * written "whatever the outcome"): a regular file through a temp file and a rename, as {@link writeOutput} does; a
+ * device or a FIFO with one non-blocking write. Returns false when it could not write (nothing half-written is left).
+ */
+export function writeOutputSync(target: Exclude<OutputTarget, { kind: 'stdout' }>, bytes: Uint8Array): boolean {
+  if (target.kind === 'through') {
+    try {
+      const fd = openSync(target.path, fsConstants.O_WRONLY | fsConstants.O_NOCTTY | fsConstants.O_NONBLOCK)
+      try {
+        if (fstatSync(fd).isFile()) return false
+        writeSync(fd, bytes)
+        return true
+      } finally {
+        closeSync(fd)
+      }
+    } catch {
+      return false
+    }
+  }
+  const temp = join(dirname(target.path), `.${basename(target.path)}.floorguard-${process.pid}-${randomBytes(4).toString('hex')}.tmp`)
+  try {
+    const fd = openSync(temp, 'wx', target.mode ?? 0o666)
+    try {
+      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written)
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(temp, target.path)
+    return true
+  } catch {
+    try {
+      unlinkSync(temp)
+    } catch {
+      // Never created.
+    }
+    return false
   }
 }
 

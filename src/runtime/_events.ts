@@ -167,9 +167,9 @@ export async function compactLogged(
   transcript: Transcript,
   options: CompactTranscriptOptions & { readonly range: { readonly start: number; readonly end: number } },
   clock: () => number = () => performance.now(),
+  events: CompactorEvent[] = [],
 ): Promise<{ result: CompactResult; events: CompactorEvent[] }> {
   const origin = clock()
-  const events: CompactorEvent[] = []
   const emit: Emit = (fields) => events.push({ ...fields, call: 1, time: clock() - origin } as CompactorEvent)
   const tokenizer: TokenizerV1 = options.verifyTokenizer ?? options.tokenizer
   const tokens = transcript.messages.map((message) => messageTokens(message, tokenizer))

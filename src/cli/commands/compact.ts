@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { resolveRange } from '../../check/index.js'
 import type { CompactResult } from '../../compact/compact.js'
 import { compactLogged, eventsJsonl } from '../../runtime/_events.js'
+import type { CompactorEvent } from '../../runtime/index.js'
 import { compactJson, renderCompactReport } from '../../report/compact.js'
 import { InvalidInputError } from '../../errors.js'
 import type { TokenizerV1 } from '../../spec/tokenizer.js'
@@ -11,7 +12,7 @@ import { createSummarizer } from '../../summarize/index.js'
 import { getFormat, readTranscript, sourceFromString, writeCompacted } from '../../transcript/index.js'
 import { MAX_TIMEOUT_MS, parseCommandArgs, parseIntegerFlag, UsageError, type CliCommand, type CliIo } from '../_command.js'
 import { abortableSummarizer } from '../_interrupt.js'
-import { refuseInputAsOutput, resolveOutput, sameFile, writeOutput, type OutputTarget } from '../_output.js'
+import { refuseInputAsOutput, resolveOutput, sameFile, writeOutput, writeOutputSync, type OutputTarget } from '../_output.js'
 import { ESTIMATION_FLAGS, resolveEstimation } from '../_estimation.js'
 import { reportWarnings } from '../_load.js'
 import { regularFileSize } from '../source.js'
@@ -158,10 +159,14 @@ export const compactCommand: CliCommand = {
     const onInterrupt = (): void => stop.abort()
     if (io.signal?.aborted) stop.abort()
     io.signal?.addEventListener('abort', onInterrupt, { once: true })
+    // --log is written whatever the outcome: on an interrupt (or an exception's exit) what was logged so far, at once,
+    // before the process ends; otherwise once the run is over.
+    const events: CompactorEvent[] = []
+    const logSoFar = (): void => void (log && writeOutputSync(log, Buffer.from(eventsJsonl(events))))
+    if (log) io.signal?.addEventListener('abort', logSoFar, { once: true })
     let result: CompactResult
-    let events: Awaited<ReturnType<typeof compactLogged>>['events']
     try {
-      ;({ result, events } = await compactLogged(transcript, {
+      ;({ result } = await compactLogged(transcript, {
         estimator,
         tokenizer,
         slot,
@@ -170,7 +175,7 @@ export const compactCommand: CliCommand = {
         attempts,
         range: { start, end },
         ...(budget === undefined ? {} : { budget }),
-      }))
+      }, undefined, events))
     } finally {
       stop.abort()
       io.signal?.removeEventListener('abort', onInterrupt)
@@ -186,7 +191,10 @@ export const compactCommand: CliCommand = {
         for (const warning of warnings) await io.stderr(`floorguard compact: warning: ${warning}\n`)
       }
     }
-    if (log) await writeOutput(log, Buffer.from(eventsJsonl(events)), io)
+    if (log) {
+      io.signal?.removeEventListener('abort', logSoFar)
+      await writeOutput(log, Buffer.from(eventsJsonl(events)), io)
+    }
     const context = { file: input.name, format: transcript.format, summarizer: summarizer.name, output: written }
     // Without -o (or with -o -), stdout carries the transcript: the report then goes to stderr, never into it.
     if (values.json) await io.stdout(`${JSON.stringify(compactJson(result, context))}\n`)
