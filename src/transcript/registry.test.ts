@@ -157,6 +157,8 @@ describe('detectFormat', () => {
     expect(() => detectFormat(nul, 'nul.json')).toThrow(/^nul\.json:3:3: expected valid JSON/)
     // JSON lines whose records no format knows still say so: a second value is no syntax error.
     expect(() => detectFormat('{"a": 1}\n{"b": 2}\n', 'x.jsonl')).toThrow(/no format claims/)
+    // Garbage after a whole document is a break at its place, as --format openai says (a re-test: no position).
+    expect(() => detectFormat('{"messages":[{"role":"user","content":"hi"}]}\nxyz', 'tg2.json')).toThrow(/^tg2\.json:2:1: expected one JSON document, .*\(so no format can be detected\); pass --format NAME/)
   })
 
   it('reports a one-line (minified) JSON document that breaks by its syntax error too, not as text (a re-test)', () => {

@@ -121,7 +121,10 @@ function looksLikeJson(head: string): boolean {
 function jsonSyntaxError(head: string, sourceName: string): InvalidInputError | undefined {
   const text = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head
   const { errorOffset } = scanJsonPrefix(text)
-  if (errorOffset === undefined || scanJsonPrefix(text.slice(0, errorOffset)).complete) return undefined
+  if (errorOffset === undefined) return undefined
+  // After a whole first document, a second JSON value is JSON lines (each line judged by its reader); anything else
+  // (`{"messages":[…]}` then `xyz`) breaks the document, and is reported where, as a reader would.
+  if (scanJsonPrefix(text.slice(0, errorOffset)).complete && /^\s*(?:[{["\-0-9]|true|false|null)/.test(text.slice(errorOffset, errorOffset + 64))) return undefined
   // The first errorOffset characters are a prefix of valid JSON and the next one is not, so JSON.parse fails at or
   // before errorOffset: inside the head, where the whole file fails too.
   try {
