@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCaptured } from '../_test-io.js'
+import { createHooksCommand } from './hooks.js'
 
 let home: string
 let project: string
@@ -44,6 +45,25 @@ function backups(dir: string): string[] {
 }
 
 describe('floorguard hooks install / uninstall claude-code', () => {
+  it('install then uninstall in the same second: two backups of their own, each name printed written (a re-test: the second was not written)', async () => {
+    const file = join(home, '.claude', 'settings.json')
+    writeSettings(file, UNUSUAL)
+    const command = createHooksCommand({ now: () => new Date('2025-01-02T03:04:05.678Z'), home })
+    const run = async (args: string[]) => {
+      let stdout = ''
+      const io = { stdout: (chunk: string | Uint8Array) => void (stdout += String(chunk)), stderr: () => {}, stdin: process.stdin, cwd: project, env: { HOME: home } }
+      expect(await command.run(args, io)).toBe(0)
+      return /\(backup: (.*)\)\n/.exec(stdout)?.[1]
+    }
+    const first = await run(['install', 'claude-code', '--command', COMMAND])
+    const installed = readFileSync(file, 'utf8')
+    const second = await run(['uninstall', 'claude-code'])
+    expect(first).toBe(`${file}.floorguard-backup-20250102T030405Z`)
+    expect(second).toBe(`${file}.floorguard-backup-20250102T030405Z-2`)
+    expect(readFileSync(first!, 'utf8')).toBe(UNUSUAL)
+    expect(readFileSync(second!, 'utf8')).toBe(installed)
+  })
+
   it('merges into settings that hold other hooks and unusual formatting, with a backup; uninstall reverses it', async () => {
     const file = join(home, '.claude', 'settings.json')
     writeSettings(file, UNUSUAL)

@@ -214,11 +214,16 @@ export function createHooksCommand(options: HooksCommandOptions = {}): CliComman
       await checkWritable(file, info)
       let backup: string | undefined
       if (text !== undefined) {
-        backup = `${file}.floorguard-backup-${stamp(now())}`
-        try {
-          await copyFile(file, backup, fsConstants.COPYFILE_EXCL)
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw refuse(backup, describeSystemError(error))
+        // Two runs in one second (install, then uninstall) each get a backup of their own: -2, -3, … after the first.
+        const base = `${file}.floorguard-backup-${stamp(now())}`
+        for (let copy = 1; backup === undefined; copy++) {
+          const name = copy === 1 ? base : `${base}-${copy}`
+          try {
+            await copyFile(file, name, fsConstants.COPYFILE_EXCL)
+            backup = name
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || copy >= 1000) throw refuse(name, describeSystemError(error))
+          }
         }
       }
       await writeSettings(file, next, info)
