@@ -14,7 +14,7 @@ import { DIGIT, LOWER, NON_HEX_LETTER, UPPER_FIRST, UPPER_INNER, wordFlags } fro
 import { ERROR_PHRASES } from '../extractors/_phrases.js'
 import { capSpan, constraintSpans, type ErrorSource, errorSpan, forEachQuoted, isBinary, isVersionBanner, jsonMessage, lineQuoteSource, locationPathEnd, MAX_ERROR_LENGTH, quotedIsState, type RawSpan, searchMatchPrefix } from '../extractors/lines.js'
 import type { ScanMode } from '../extractors/scan-text.js'
-import { classifyWord, digitHashes, flagPhrases, isChatCommand, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
+import { classifyWord, digitHashes, flagPhrases, isChatCommand, keyValuePhrases, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd } from '../extractors/words.js'
 
 /** Whitespace as the scan reads it: ASCII's, and the Unicode spaces it treats alike. */
 const WHITESPACE = /[ \t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/
@@ -204,6 +204,11 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
         if (dash) {
           const options = flagPhrases(region, starts, ends, flags, words.length, phrases)
           for (let at = 0; at < options; at++) spans.push({ kind: phrases[3 * at + 2] ? 'number' : 'identifier', start: starts[phrases[3 * at]!]!, end: ends[phrases[3 * at + 1]!]! })
+        }
+        // A user's setting with a word value (`residual_scan: clean`).
+        if (mode === 'instruction') {
+          const settings = keyValuePhrases(region, starts, ends, flags, words.length, phrases)
+          for (let at = 0; at < settings; at++) spans.push({ kind: 'identifier', start: starts[phrases[2 * at]!]!, end: ends[phrases[2 * at + 1]!]! })
         }
       }
       // Short commit hashes of digits only: by git's words around them, or at the head of a line listing commits next

@@ -1,11 +1,11 @@
 import type { ItemKind } from '../../spec/estimator.js'
-import { BACKSLASH, COLON, DIGIT, DOT, EQUALS, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, OTHER, PAREN, QUOTE, RIGHT_QUOTE, SLASH, SPACE, TRAILING_TRIM, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
+import { BACKSLASH, COLON, DIGIT, DOT, EQUALS, HYPHEN, isUnclassifiable, LEADING_TRIM, LOWER, NON_HEX_LETTER, NEWLINE, NON_ASCII, OTHER, PAREN, QUOTE, RIGHT_QUOTE, SLASH, SPACE, TRAILING_TRIM, UNDERSCORE, UNIT_CLASS, UPPER_FIRST, UPPER_INNER, WORD_FLAGS, wordFlags } from './_flags.js'
 import { GenerationSlots, printedUnits, sameUnits, trimmedEnd } from './_scan.js'
 import { hashUnits } from '../_span-set.js'
 import { EXAMPLE_PHRASES, findPhrases } from './_phrases.js'
 import { RecentLines, RepeatedLines } from './_repeated-lines.js'
 import { bulletDirectiveStart, capSpan, constraintSpans, errorSpan, type ErrorSource, forEachQuoted, isBinary, isSourceLine, isVersionBanner, jsonMessage, lineQuoteSource, locationPathEnd, MAX_ERROR_LENGTH, quotePositions, quotedIsState, type QuoteSource, type RawSpan, searchMatchPrefix, testFailureBullet } from './lines.js'
-import { classifyWord, digitHashes, flagPhrases, hexWordAt, isChatCommand, lineHead, mayBeDigitHash, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd, uuidsIn } from './words.js'
+import { classifyWord, digitHashes, flagPhrases, hexWordAt, isChatCommand, keyValuePhrases, lineHead, mayBeDigitHash, numericPhrases, pointsToPath, productBefore, standsAlone, urlEnd, uuidsIn } from './words.js'
 
 /** Whether the word `[start, end)` is `use` (any case): what follows it names a command of the tool. */
 function followsUse(text: string, start: number, end: number): boolean {
@@ -697,6 +697,7 @@ class PartScan {
     if (this.tool && words.lineFlags & (SLASH | BACKSLASH)) this.pointedPaths()
     if (!this.tool && words.lineFlags & DIGIT) this.numericPhrases()
     if (!this.tool && words.dash) this.flagPhrases()
+    if (this.source === 'pasted' && words.lineFlags & UNDERSCORE && words.lineRaw & COLON) this.keyValuePhrases()
     if (words.digits) this.digitHashes(lineStart, lineEnd)
     for (const constraint of constraints) spans.push(CONSTRAINT, constraint.start, constraint.end)
     this.dropExamples(lineStart, lineEnd)
@@ -901,6 +902,13 @@ class PartScan {
     const { words, phrases } = this
     const found = flagPhrases(this.region, words.starts, words.ends, words.flags, words.count, phrases)
     for (let phrase = 0; phrase < found; phrase++) this.spans.push(phrases[3 * phrase + 2] ? NUMBER : IDENTIFIER, words.starts[phrases[3 * phrase]!]!, words.ends[phrases[3 * phrase + 1]!]!)
+  }
+
+  /** Pushes the line's settings with a word value (`residual_scan: clean`) as identifiers, in a user's words. */
+  private keyValuePhrases(): void {
+    const { words, phrases } = this
+    const found = keyValuePhrases(this.region, words.starts, words.ends, words.flags, words.count, phrases)
+    for (let phrase = 0; phrase < found; phrase++) this.spans.push(IDENTIFIER, words.starts[phrases[2 * phrase]!]!, words.ends[phrases[2 * phrase + 1]!]!)
   }
 
   /**

@@ -631,6 +631,8 @@ export function numericPhrases(text: string, starts: readonly number[], ends: re
     if (!operand && first === index && index > 0 && starts[index]! - ends[index - 1]! >= 2 && isKeyAt(text, starts[index - 1]!, flags[index - 1]!)) {
       if (isKeyGap(text, ends[index - 1]!, starts[index]!)) first = index - 1
     }
+    // `max_retries 5`: a setting's name, then its value after whitespace alone (as `max_retries: 5` is keyed).
+    if (!operand && first === index && index > 0 && flags[index - 1]! & UNDERSCORE && isWhitespace(text, ends[index - 1]!, starts[index]!) && isSettingName(text, starts[index - 1]!, ends[index - 1]!)) first = index - 1
     // `port 5432`, `PID 4242`, `migration 0042`: an integer the noun right before it names as an identifier.
     if (!operand && first === index && last === index && index > 0 && wordFlags === DIGIT && namesIdentifier(text, starts, ends, flags, index - 1) && isWhitespace(text, ends[index - 1]!, starts[index]!)) first = index - 1
     if (first !== index || last !== index) {
@@ -718,6 +720,8 @@ export function productBefore(text: string, starts: readonly number[], ends: rea
   if (!(flags[before]! & (LOWER | UPPER_FIRST | UPPER_INNER)) || !isWhitespace(text, ends[before]!, starts[index]!)) return -1
   const version = text.slice(starts[index], ends[index])
   if (isVersion ? !BARE_VERSION.test(version) : !PRODUCT_NUMBER.test(version)) return -1
+  // A setting's name (`sanitizer_version 0.1.0`, `python_version 3.11`) is the key of the value after it.
+  if (flags[before]! & UNDERSCORE && isSettingName(text, starts[before]!, ends[before]!)) return starts[before]!
   const product = text.slice(starts[before], ends[before])
   if (!PRODUCT.test(product)) return -1
   const lowered = product.toLowerCase()
@@ -763,6 +767,57 @@ function isFlagName(text: string, start: number, end: number): boolean {
 const VALUE_FLAGS = UNDERSCORE | HYPHEN | DOT | SLASH | COLON | DIGIT
 /** The units an identifier-like value may hold. */
 const VALUE_UNITS = VALUE_FLAGS | LOWER | UPPER_FIRST | UPPER_INNER | NON_HEX_LETTER | AT | EQUALS | PERCENT
+
+/**
+ * isSettingName(word [start, end) of text) = whether the word is a setting's name: a letter, then letters, digits, `_`
+ * and `.`, with a `_` between two letters or digits (`max_retries`, `sanitizer_version`, `model.max_len`; not
+ * `_private`, `a_`, `__init__`). One pass over the word.
+ */
+export function isSettingName(text: string, start: number, end: number): boolean {
+  if (end - start < 3 || !isAsciiLetterCode(text.charCodeAt(start))) return false
+  let joined = false
+  for (let index = start + 1; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 95 || code === 46) {
+      if (index + 1 >= end || !isAsciiAlnum(text.charCodeAt(index - 1)) || !isAsciiAlnum(text.charCodeAt(index + 1))) return false
+      if (code === 95) joined = true
+    } else if (!isAsciiAlnum(code)) return false
+  }
+  return joined
+}
+
+const isAsciiLetterCode = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+
+/**
+ * Finds a setting's name with its value in a user's words (`keep residual_scan: clean`, `mode_name: strict-2`): a
+ * {@link isSettingName} word closed by `:` right after it, whitespace, then a word of letters, digits, `-` and `.` (a
+ * number's key is `numericPhrases`'s). Each phrase is written to `into` as its key's and its value's word index;
+ * returns the number of phrases. Runs on lines holding a `_` and a `:`.
+ */
+export function keyValuePhrases(text: string, starts: readonly number[], ends: readonly number[], flags: readonly number[], count: number, into: number[]): number {
+  let phrases = 0
+  for (let index = 0; index + 1 < count; index++) {
+    const keyEnd = ends[index]!
+    if (!(flags[index]! & UNDERSCORE) || text.charCodeAt(keyEnd) !== 58 || !isWhitespace(text, keyEnd + 1, starts[index + 1]!) || keyEnd + 1 === starts[index + 1]) continue
+    const value = index + 1
+    if (flags[value]! & DIGIT && isPlainNumberAt(text, starts[value]!, ends[value]!)) continue
+    if (!isAsciiLetterCode(text.charCodeAt(starts[value]!)) || !isValueWord(text, starts[value]!, ends[value]!) || !isSettingName(text, starts[index]!, keyEnd)) continue
+    into[2 * phrases] = index
+    into[2 * phrases + 1] = value
+    phrases++
+    index++
+  }
+  return phrases
+}
+
+/** Whether `[start, end)` holds letters, digits, `-` and `.` only (a setting's word value: `clean`, `strict-2`). */
+function isValueWord(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (!isAsciiAlnum(code) && code !== 45 && code !== 46) return false
+  }
+  return true
+}
 
 /**
  * Finds flags with their value as the next word (`--max_steps 3000`, `--lr 1e-4`, `--output_dir ./ckpt`,
