@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -82,6 +82,13 @@ describe('sourceFromFile', () => {
     const source = await sourceFromFile(path)
     expect(source.head.length).toBeGreaterThanOrEqual(HEAD_BYTES - 1)
     expect(source.head).not.toContain('\uFFFD')
+  })
+
+  it.skipIf(!existsSync('/proc/self/status'))('reads a file whose size says 0 but holds bytes (a kernel file) to its end', async () => {
+    // A black-box re-test: `check /proc/self/status` said "got empty input": the head was read by the stat size.
+    const source = await sourceFromFile('/proc/self/status')
+    expect(source.head).toMatch(/^Name:\t/)
+    expect(await source.text()).toMatch(/^Name:\t[^]*\nPid:\t\d+/)
   })
 
   it('refuses a document larger than maxTextBytes, and a missing file, with the path', async () => {

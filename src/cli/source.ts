@@ -36,9 +36,16 @@ export async function sourceFromFile(path: string, options: StreamSourceOptions 
   const handle = await open(path, 'r')
   let headBuffer: Buffer
   try {
-    const buffer = Buffer.alloc(Math.min(size, HEAD_BYTES + 4))
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
-    headBuffer = buffer.subarray(0, bytesRead)
+    // A file whose size says 0 may still hold bytes (/proc/self/status, other kernel files): read it to its end, as
+    // lines() and text() do, within the head's bound.
+    const buffer = Buffer.alloc(size === 0 ? HEAD_BYTES + 4 : Math.min(size, HEAD_BYTES + 4))
+    let filled = 0
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled)
+      if (bytesRead === 0) break
+      filled += bytesRead
+    }
+    headBuffer = buffer.subarray(0, filled)
   } finally {
     await handle.close()
   }
