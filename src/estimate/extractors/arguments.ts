@@ -68,6 +68,34 @@ const SHORT_PAYLOAD_LINES = 5
 const PAYLOAD_VALUE_KINDS: ReadonlySet<string> = new Set(['path', 'url', 'version', 'uuid', 'hash', 'number', 'env'])
 /** Argument keys whose values are shell commands or scripts (see {@link commandRanges}). */
 const COMMAND_KEYS = new Set(['command', 'cmd', 'script', 'commands'])
+/**
+ * Argument keys whose values are a plan's or a to-do list's steps (Codex's `update_plan`: `{"plan":[{"step":"…",
+ * "status":"…"}]}`): a sentence about the work, narrative as a to-do's `activeForm` is, read, as TodoWrite's `content`
+ * is, for the items in it (a path, a setting) only.
+ */
+const STEP_KEYS = new Set(['step'])
+/** A plan entry's or a to-do's status (`update_plan`'s and TodoWrite's): where the list stands, no state of the work. */
+const STEP_STATUSES = new Set(['pending', 'in_progress', 'completed'])
+/** Shells whose `-c` (`-lc`, `-ic`, PowerShell's `-Command`, cmd's `/c`) takes the script that follows as the command. */
+const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'pwsh', 'powershell', 'powershell.exe', 'cmd', 'cmd.exe'])
+const SCRIPT_FLAG = /^(?:-[a-z]*c|-command|\/c)$/i
+
+/**
+ * scriptIndex(argv) = the index of the script in a command given as an argument vector that runs a shell on it
+ * (Codex's `["bash", "-lc", "pytest -q"]`: 2), or -1: the shell (by its name, with or without a directory), its
+ * options, the last of them `-c` or its like, then the script. The shell and its options are how the command ran, not
+ * state. Reads the vector's head only (at most the shell and four options).
+ */
+function scriptIndex(argv: readonly unknown[]): number {
+  const shell = argv[0]
+  if (typeof shell !== 'string' || !SHELLS.has(shell.slice(shell.lastIndexOf('/') + 1).toLowerCase())) return -1
+  for (let index = 1; index < argv.length - 1 && index <= 4; index++) {
+    const option = argv[index]
+    if (typeof option !== 'string' || (option[0] !== '-' && option[0] !== '/')) return -1
+    if (SCRIPT_FLAG.test(option)) return typeof argv[index + 1] === 'string' ? index + 1 : -1
+  }
+  return -1
+}
 
 /**
  * The items of a tool call whose rendering starts at `callStart` of the message text (the call's name, `(`, then the
@@ -145,9 +173,12 @@ function walk(value: unknown, key: string | undefined, at: number, inArray: bool
   }
   if (Array.isArray(value)) {
     let position = at + 1
+    // A shell run on a script (`["bash", "-lc", "pytest -q"]`): only the script is the command's state.
+    const script = key !== undefined && COMMAND_KEYS.has(key.toLowerCase()) ? scriptIndex(value) : -1
     value.forEach((element, index) => {
       if (index > 0) position++
-      position = isUnrendered(element) ? position + 4 : walk(element, key, position, true, options, push)
+      if (index < script) position += jsonLength(element as string)
+      else position = isUnrendered(element) ? position + 4 : walk(element, key, position, true, options, push)
     })
     return position + 1
   }
@@ -177,7 +208,7 @@ function isUnrendered(value: unknown): boolean {
  */
 function stringItems(value: string, key: string, at: number, json: boolean, options: Context, push: Push): void {
   const name = key.toLowerCase()
-  if (value.trim() === '' || NARRATIVE_KEYS.has(name)) return
+  if (value.trim() === '' || NARRATIVE_KEYS.has(name) || (name === 'status' && STEP_STATUSES.has(value))) return
   const lines = countLines(value, Math.max(options.maxLines, SHORT_PAYLOAD_LINES) + 1)
   if (INSTRUCTION_KEYS.has(name)) {
     const spans = scanText(value, 0, value.length, { mode: 'assistant', caches: options.caches, into: new SpanList(16) })
@@ -196,7 +227,7 @@ function stringItems(value: string, key: string, at: number, json: boolean, opti
   // A free-form tool's input or an `input` argument is a payload when long, as a file's content under a payload key
   // is; so is any multi-line argument of a call that writes files, other than its command.
   const body = options.writes && lines > 1 && !COMMAND_KEYS.has(name)
-  if (patch || body || PAYLOAD_KEYS.has(name) || (long && (name === 'arguments' || name === 'input') && (value.length > options.maxLength || lines > options.maxLines))) {
+  if (patch || body || PAYLOAD_KEYS.has(name) || STEP_KEYS.has(name) || (long && (name === 'arguments' || name === 'input') && (value.length > options.maxLength || lines > options.maxLines))) {
     // A short payload (a one-line edit) is read as code whole; a long one (a file written, a patch) for the values
     // written into it only (see PAYLOAD_VALUE_KINDS), and for the files a patch names in its headers (the target path
     // stands for the payload). Measured on the corpus's real compaction points, the values of files the agent wrote
