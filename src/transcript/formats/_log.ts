@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../../errors.js'
 import type { FormatSource, ReadOptions, TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role, Transcript } from '../../spec/transcript.js'
-import { assertJsonDepth } from '../json.js'
+import { assertJsonDepth, MAX_JSON_DEPTH } from '../json.js'
 import { pairToolCalls } from '../render.js'
 
 /** Read options with defaults resolved, plus the sinks a reader reports into. */
@@ -208,7 +208,13 @@ export function arrayField(record: Record<string, unknown>, key: string, at: Fie
 /** Tool arguments are kept verbatim; a hostile nesting depth is refused here rather than crashing a later stringify. */
 export function checkedArguments(value: unknown, at: FieldLocation): unknown {
   if (value !== null && typeof value === 'object') {
-    assertJsonDepth(value, at.line === undefined ? at.file : `${at.file}:${at.line}`)
+    try {
+      assertJsonDepth(value, at.file)
+    } catch (error) {
+      // Located at the record's line, so a lenient reader can skip that record.
+      if (error instanceof InvalidInputError) throw new InvalidInputError(`expected JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper nesting`, at, { cause: error })
+      throw error
+    }
   }
   return value
 }

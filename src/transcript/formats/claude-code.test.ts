@@ -179,6 +179,29 @@ describe('claude-code: lines of no known shape', () => {
   })
 })
 
+describe('claude-code: records of a known shape that cannot be read', () => {
+  it('fail naming --lenient, and are skipped and reported under it (a misspelt key, a tool input nested too deep)', async () => {
+    // A black-box re-test: a real fixture's `"contenst"` and a tool input nested past 512 levels were fatal even with --lenient.
+    const record = (uuid: string, parent: string | null, message: Record<string, unknown>, type = 'user') => JSON.stringify({ type, uuid, parentUuid: parent, isSidechain: false, message })
+    let deep: unknown = 'x'
+    for (let level = 0; level < 600; level++) deep = { a: deep }
+    const text = [
+      record('u1', null, { role: 'user', content: 'first' }),
+      record('u2', 'u1', { role: 'user', contenst: 'typo' }),
+      record('a1', 'u1', { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: deep }] }, 'assistant'),
+      record('u3', 'a1', { role: 'user', content: 'second' }),
+    ].join('\n') + '\n'
+    await expect(claudeCodeFormat.read(sourceFromString('r.jsonl', text))).rejects.toThrow(/^r\.jsonl:2: \/message\/content: expected .*\(a record floorguard cannot read; --lenient skips such lines and reports them\)$/)
+    const transcript = await claudeCodeFormat.read(sourceFromString('r.jsonl', text), { lenient: true })
+    expect(transcript.messages.map((message) => message.parts.map((part) => (part.type === 'text' ? part.text : part.type)).join())).toEqual(['first', 'second'])
+    expect(transcript.warnings).toEqual([
+      expect.stringMatching(/^r\.jsonl:2: \/message\/content: expected .*: line skipped$/),
+      expect.stringMatching(/^r\.jsonl:3: expected JSON nested at most 512 levels deep, got deeper nesting: line skipped$/),
+    ])
+    expect(transcript.envelope?.['skipped']).toMatchObject({ unreadable: 2 })
+  })
+})
+
 type Row = Record<string, unknown>
 
 /** The records of a JSONL text, one per non-blank line. */

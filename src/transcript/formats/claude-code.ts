@@ -26,7 +26,7 @@
  *   Branches abandoned by an edit-and-resubmit stay in the transcript.
  * - `redacted_thinking` blocks have no readable text and are counted, not represented.
  */
-import { InvalidInputError } from '../../errors.js'
+import { formatLocation, InvalidInputError } from '../../errors.js'
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role } from '../../spec/transcript.js'
 import { isRecord } from '../_json-prefix.js'
@@ -239,6 +239,24 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
     }
   }
 
+  /**
+   * Reads one record through `read`: a record that parses but is not one floorguard can read (a misspelt key, a tool
+   * input nested past the limit) fails the read with the hint that `--lenient` skips it; with `--lenient` it is skipped
+   * and reported as a malformed line is. Reading a record yields nothing before its fields are checked, so a skipped
+   * record leaves no part behind.
+   */
+  function* readable(line: number, read: () => Generator<Message>): Generator<Message> {
+    try {
+      yield* read()
+    } catch (error) {
+      if (!(error instanceof InvalidInputError) || error.location?.line !== line) throw error
+      const detail = error.message.slice(formatLocation(error.location).length)
+      if (!context.lenient) throw new InvalidInputError(`${detail} (a record floorguard cannot read; --lenient skips such lines and reports them)`, error.location, { cause: error })
+      context.warnings.push(`${error.message}: line skipped`)
+      skip(context, 'unreadable')
+    }
+  }
+
   const records = readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record: RECORD })
   // Whether any record is Claude Code's (its own keys, or an Engram record): a JSONL log of another tool read with
   // --format claude-code must not pass for an empty session.
@@ -250,7 +268,7 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
     read++
     own ||= record['type'] === undefined || NATIVE_KEYS.some((key) => key in record)
     if (record['type'] === undefined) {
-      yield* engramRecord(record, line, at, group, context)
+      yield* readable(line, () => engramRecord(record, line, at, group, context))
       continue
     }
     const type = record['type'] as string
@@ -264,14 +282,14 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
         continue
       }
       mainSidechain = false
-      for (const waiting of undecided.splice(0)) yield* handle(waiting.record, waiting.line)
+      for (const waiting of undecided.splice(0)) yield* readable(waiting.line, () => handle(waiting.record, waiting.line))
     }
-    yield* handle(record, line)
+    yield* readable(line, () => handle(record, line))
   }
   // Every message record was a sidechain's: the file is a subagent's own, read whole.
   if (undecided.length > 0) {
     mainSidechain ??= true
-    for (const waiting of undecided.splice(0)) yield* handle(waiting.record, waiting.line)
+    for (const waiting of undecided.splice(0)) yield* readable(waiting.line, () => handle(waiting.record, waiting.line))
   }
   const last = group.flush()
   if (last) yield last
