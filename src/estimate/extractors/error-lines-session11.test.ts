@@ -82,8 +82,12 @@ describe('test runners’ failed tests are errors, their locations paths', () =>
     expect(itemsOf('Error: boom\nthe run stopped in test/upload.test.ts:42:28 twice')).toEqual(['error Error: boom'])
     expect(itemsOf('Error: boom\n\n ❯ upload:42:28')).toEqual(['error Error: boom'])
     expect(errors('  ● upload files first\n  ● then run')).toEqual([])
-    // `FAIL` is a test runner's word in upper case only.
+    // `FAIL` is a test runner's word in upper case only, and in a user's words a word (a corpus user's `If FAIL →
+    // debug and fix before moving on. Do NOT skip.`) unless it has its colon.
     expect(errors('we may fail here')).toEqual([])
+    const user = (text: string) => full.extract({ role: 'user', parts: [{ type: 'text', text }] }, 0).map((item) => `${item.kind} ${item.text}`)
+    expect(user('If FAIL → debug and fix before moving on. Do NOT skip.')).toEqual(['constraint Do NOT skip.'])
+    expect(user('--- FAIL: TestUpload (0.01s)')).toEqual(['error FAIL: TestUpload (0.01s)'])
   })
 })
 

@@ -75,8 +75,9 @@ export function errorAnchor(text: string, start: number, end: number, words: rea
     const anchors =
       (name.length > 4 && first >= 65 && first <= 90 && ERROR_SUFFIX.test(name) && name !== 'Error' && name !== 'Warning' && name !== 'Exit' && (colon || (!prose && !statement && !BARE_SUFFIXES.has(name)))) ||
       (ERROR_LEAD.test(bare) && (colon || text[word.end] === '[' || (!prose && /^[A-Z!]+$/.test(bare)))) ||
-      // vitest's and jest's failed file or test (` FAIL  test/a.test.ts > suite > test`), go test's `--- FAIL: TestX`.
-      (bare === 'FAIL' && (colon || !prose)) ||
+      // vitest's and jest's failed file or test (` FAIL  test/a.test.ts > suite > test`), go test's `--- FAIL: TestX`;
+      // a user's words use it as a word (`FAIL → debug and fix`), so there it needs its colon.
+      (bare === 'FAIL' && (colon || source === 'tool')) ||
       isCodedError(text, word) ||
       (!prose && ERRNO.test(bare)) ||
       bare.startsWith('[Errno')
