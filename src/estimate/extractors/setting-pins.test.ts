@@ -33,5 +33,7 @@ describe('a setting’s name keys the value after it', () => {
     expect(items('keep residual_scan: 0.5 as a bound')).toEqual(['number residual_scan: 0.5'])
     expect(items('keep residual_scan: clean', 'assistant')).not.toContain('identifier residual_scan: clean')
     expect(items('the key is residual_scan: (see below)')).toEqual([])
+    // A name after the colon is a type (pasted code: `db_url: str`), not a value.
+    expect(items('add db_url: str and openai_api_key: str to Settings')).toEqual([])
   })
 })

@@ -802,6 +802,8 @@ export function keyValuePhrases(text: string, starts: readonly number[], ends: r
     const value = index + 1
     if (flags[value]! & DIGIT && isPlainNumberAt(text, starts[value]!, ends[value]!)) continue
     if (!isAsciiLetterCode(text.charCodeAt(starts[value]!)) || !isValueWord(text, starts[value]!, ends[value]!) || !isSettingName(text, starts[index]!, keyEnd)) continue
+    // A name after `:` is a type (`db_url: str`, pasted code), not a setting's value.
+    if (ends[value]! - starts[value]! <= LONGEST_TYPE_NAME && TYPE_NAMES.has(text.slice(starts[value], ends[value]).toLowerCase())) continue
     into[2 * phrases] = index
     into[2 * phrases + 1] = value
     phrases++
@@ -809,6 +811,13 @@ export function keyValuePhrases(text: string, starts: readonly number[], ends: r
   }
   return phrases
 }
+
+/** Type names a field's annotation gives after its `:` (Python's, TypeScript's, Rust's, Go's commonest). */
+const TYPE_NAMES: ReadonlySet<string> = new Set([
+  'str', 'int', 'float', 'bool', 'bytes', 'list', 'dict', 'tuple', 'set', 'any', 'none', 'optional', 'object', 'string', 'number', 'boolean',
+  'unknown', 'void', 'never', 'null', 'undefined', 'bigint', 'i32', 'i64', 'u8', 'u32', 'u64', 'usize', 'f32', 'f64', 'int64', 'float64',
+])
+const LONGEST_TYPE_NAME = 9
 
 /** Whether `[start, end)` holds letters, digits, `-` and `.` only (a setting's word value: `clean`, `strict-2`). */
 function isValueWord(text: string, start: number, end: number): boolean {
