@@ -74,8 +74,6 @@ const COMMAND_KEYS = new Set(['command', 'cmd', 'script', 'commands'])
  * is, for the items in it (a path, a setting) only.
  */
 const STEP_KEYS = new Set(['step'])
-/** A plan entry's or a to-do's status (`update_plan`'s and TodoWrite's): where the list stands, no state of the work. */
-const STEP_STATUSES = new Set(['pending', 'in_progress', 'completed'])
 /** Shells whose `-c` (`-lc`, `-ic`, PowerShell's `-Command`, cmd's `/c`) takes the script that follows as the command. */
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'pwsh', 'powershell', 'powershell.exe', 'cmd', 'cmd.exe'])
 const SCRIPT_FLAG = /^(?:-[a-z]*c|-command|\/c)$/i
@@ -208,7 +206,7 @@ function isUnrendered(value: unknown): boolean {
  */
 function stringItems(value: string, key: string, at: number, json: boolean, options: Context, push: Push): void {
   const name = key.toLowerCase()
-  if (value.trim() === '' || NARRATIVE_KEYS.has(name) || (name === 'status' && STEP_STATUSES.has(value))) return
+  if (value.trim() === '' || NARRATIVE_KEYS.has(name)) return
   const lines = countLines(value, Math.max(options.maxLines, SHORT_PAYLOAD_LINES) + 1)
   if (INSTRUCTION_KEYS.has(name)) {
     const spans = scanText(value, 0, value.length, { mode: 'assistant', caches: options.caches, into: new SpanList(16) })
