@@ -109,4 +109,23 @@ describe('an earlier floorguard summary read again', () => {
       text = `${renderStateBlock({ items: items.map((item) => ({ kind: item.kind, text: item.text, status: 'current' as const })) })}\n\n${gistLine('user', text.split('\n').at(-2)!)}`
     }
   })
+
+  it("reads a gist line as its speaker's text: a tool's or the assistant's line gives no constraint or quoted item", async () => {
+    // A re-test: a compacted Claude Code log read again gave 12 new items from the gist's `tool:` lines (a sub-agent's
+    // report: `` `map()` ``, `` `--noCheck` ``, "- Always emits `.tsbuildinfo` files…" as a user constraint).
+    const { renderStateBlock, gistLine } = await import('../state-block/index.js')
+    const constraint = 'Never modify the billing schema.'
+    const text = [
+      renderStateBlock({ items: [{ kind: 'constraint', text: constraint, status: 'current' }] }),
+      '',
+      gistLine('user', constraint),
+      gistLine('tool', '- Always emits `.tsbuildinfo` files for better incremental build support'),
+      gistLine('tool', '- `map()` and `filter()` keep their types; `--noCheck` skips checking'),
+      gistLine('assistant', 'You must keep `--build` for the `tsc` step.'),
+      gistLine('user', 'Do not use the `legacy-api` flag.'),
+    ].join('\n')
+    const items = full.extract({ role: 'user', parts: [{ type: 'summary', text, source: 'floorguard' }] }, 0)
+    expect(items.filter((item) => item.kind === 'constraint').map((item) => item.text)).toEqual([constraint, 'Do not use the `legacy-api` flag.'])
+    expect(texts(items).filter((item) => /tsbuildinfo|map\(\)|noCheck/.test(item))).toEqual([])
+  })
 })

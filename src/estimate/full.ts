@@ -2,7 +2,7 @@ import type { FloorEstimate, FloorEstimatorV1, FloorItem } from '../spec/estimat
 import type { TokenizerV1 } from '../spec/tokenizer.js'
 import type { Message, Role } from '../spec/transcript.js'
 import { renderMessage } from '../transcript/render.js'
-import { entryKind, gistSpeakerEnd, parseStateBlock } from '../state-block/index.js'
+import { entryKind, gistSpeakerEnd, gistSpeakerOf, parseStateBlock } from '../state-block/index.js'
 import { argumentItems } from './extractors/arguments.js'
 import { sameUnits, withoutEscapes } from './extractors/_scan.js'
 import { interfaceNames } from './extractors/interface.js'
@@ -240,7 +240,14 @@ export function createFullEstimator(options: FullEstimatorOptions): FloorEstimat
       const speaker = gistSpeakerEnd(text, line, next)
       if (speaker > line) {
         if (line > start) scanText(text, start, line, { mode, caches, into: spans })
-        start = speaker
+        // What a tool printed or the assistant said is read as such again, not as the user's words: a tool line's
+        // bullet is no constraint, its backticked names no quoted items.
+        const quoted = gistSpeakerOf(text.slice(line, next))?.speaker
+        const lineMode = quoted === 'tool' ? 'tool' : quoted === 'assistant' ? 'assistant' : mode
+        if (lineMode !== mode) {
+          scanText(text, speaker, next, { mode: lineMode, caches, into: spans })
+          start = next
+        } else start = speaker
       }
       line = next + 1
     }
