@@ -157,7 +157,7 @@ export function referenceScan(text: string, start: number, end: number, mode: Sc
       // Tool output after an error: a line giving a source location alone (` ❯ test/a.test.ts:42:28`) keeps it as a path.
       const location = words.at(-1)!
       const pathEnd = locationPathEnd(region, location.start, location.end)
-      if (tool && afterError && !lineError && (words.length === 1 || (words.length === 2 && (words[0]!.flags & (LOWER | NON_HEX_LETTER | UPPER_FIRST | UPPER_INNER | DIGIT)) === 0)) && pathEnd !== -1 && classifyWord(region.slice(location.start, pathEnd)) === 'path') spans.push({ kind: 'path', start: location.start, end: location.end })
+      if (tool && afterError && !lineError && (words.length === 1 || (words.length === 2 && (words[0]!.flags & (LOWER | NON_HEX_LETTER | UPPER_FIRST | UPPER_INNER | DIGIT)) === 0 && !region.startsWith('-->', words[0]!.start))) && pathEnd !== -1 && classifyWord(region.slice(location.start, pathEnd)) === 'path') spans.push({ kind: 'path', start: location.start, end: location.end })
       if (quoting) {
         const quotes: number[] = []
         for (let index = lineStart; index < lineEnd; index++) if ('"\'`“”'.includes(region[index]!)) quotes.push(index)

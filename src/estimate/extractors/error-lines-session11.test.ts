@@ -81,6 +81,9 @@ describe('test runners’ failed tests are errors, their locations paths', () =>
     expect(itemsOf(' ❯ test/upload.test.ts:42:28')).toEqual([])
     expect(itemsOf('Error: boom\nthe run stopped in test/upload.test.ts:42:28 twice')).toEqual(['error Error: boom'])
     expect(itemsOf('Error: boom\n\n ❯ upload:42:28')).toEqual(['error Error: boom'])
+    // A linter's `--> path:l:c` under each finding (ruff) is where a listing points: running it again gives it back (on
+    // a corpus cut, 16 of them raised the floor past the eval's budget).
+    expect(itemsOf("Exit code 1\nF401 [*] `os` imported but unused\n --> src/app/main.py:1:8\n  |\n5 | import os\n  |\n\nN812 Lowercase `functional` imported as non-lowercase `F`\n  --> src/app/block.py:10:8\n").filter((item) => item.startsWith('path'))).toEqual([])
     expect(errors('  ● upload files first\n  ● then run')).toEqual([])
     // `FAIL` is a test runner's word in upper case only, and in a user's words a word (a corpus user's `If FAIL →
     // debug and fix before moving on. Do NOT skip.`) unless it has its colon.

@@ -858,6 +858,9 @@ class PartScan {
     const { words, region } = this
     const last = words.count - 1
     if (last === 1 && words.flags[0]! & LETTERS_OR_DIGITS) return
+    // A linter's `--> path:l:c` under each finding (ruff) is where a listing points, given again by running it; a
+    // compiler's (cargo) is its error's detail already.
+    if (last === 1 && region.startsWith('-->', words.starts[0]!)) return
     const start = words.starts[last]!
     const end = words.ends[last]!
     const pathEnd = locationPathEnd(region, start, end)
