@@ -29,7 +29,8 @@ export function parseJson(text: string, file: string, lineOffset = 0): unknown {
     const offset = position ? Number(position[1]) : (scanJsonPrefix(text).errorOffset ?? text.length)
     const { line, column } = lineColumnAt(text, offset)
     const got = offset >= text.length ? 'end of input' : JSON.stringify(text.slice(offset, offset + 12))
-    if (column === 1 && line > 1 && isJsonText(text.slice(0, offset))) {
+    const whole = isJsonText(text.slice(0, offset))
+    if (whole && column === 1 && line > 1 && /^(?:[{["\-0-9]|true|false|null)/.test(text.slice(offset, offset + 5))) {
       // One value a line: a JSONL file that a document format was asked to read (or auto-detection took for one, from
       // a first record longer than the head it looks at).
       throw new InvalidInputError(
@@ -40,7 +41,9 @@ export function parseJson(text: string, file: string, lineOffset = 0): unknown {
     }
     const expected = /Unterminated string/i.test(message)
       ? 'a closing quote'
-      : offset >= text.length
+      : whole
+        ? 'nothing after the JSON document'
+        : offset >= text.length
         ? 'more JSON (the value is truncated)'
         : 'valid JSON'
     throw new InvalidInputError(`expected ${expected}, got ${got}`, { file, line: line + lineOffset, column }, { cause: error })

@@ -158,7 +158,11 @@ describe('detectFormat', () => {
     // JSON lines whose records no format knows still say so: a second value is no syntax error.
     expect(() => detectFormat('{"a": 1}\n{"b": 2}\n', 'x.jsonl')).toThrow(/no format claims/)
     // Garbage after a whole document is a break at its place, as --format openai says (a re-test: no position).
-    expect(() => detectFormat('{"messages":[{"role":"user","content":"hi"}]}\nxyz', 'tg2.json')).toThrow(/^tg2\.json:2:1: expected one JSON document, .*\(so no format can be detected\); pass --format NAME/)
+    expect(() => detectFormat('{"messages":[{"role":"user","content":"hi"}]}\nxyz', 'tg2.json')).toThrow(/^tg2\.json:2:1: expected nothing after the JSON document, got "xyz" \(so no format can be detected\); pass --format NAME/)
+    // A final re-test: the same junk on the document's own line was read as plain text (exit 0); a note that opens with
+    // JSON no format claims stays text (below).
+    expect(() => detectFormat('{"messages":[{"role":"user","content":"hi"}]} xyz\n', 'tg4.json')).toThrow(/^tg4\.json:1:47: expected nothing after the JSON document, got "xyz\\n"/)
+    expect(() => detectFormat('[{"role":"user","content":"hi"}]]\n', 'tg6.json')).toThrow(/^tg6\.json:1:33: expected nothing after the JSON document, got "]\\n"/)
   })
 
   it('reports a one-line (minified) JSON document that breaks by its syntax error too, not as text (a re-test)', () => {

@@ -99,7 +99,7 @@ export function scoreFormats(head: string, formats: readonly TranscriptFormatV1[
  * count). Text that merely opens with a bracket (`[INFO]`, `[2026-01-02 10:00]`, `[a link](url)`, `{'a': 1}`) breaks
  * before any string or comma.
  */
-function looksLikeJson(head: string): boolean {
+function looksLikeJson(head: string, claimed: (document: string) => boolean): boolean {
   const trimmed = head.replace(/^\uFEFF/, '').trimStart()
   if (trimmed === '') return false
   const first = trimmed[0]
@@ -107,9 +107,12 @@ function looksLikeJson(head: string): boolean {
   const { errorOffset } = scanJsonPrefix(trimmed)
   if (errorOffset === undefined) return true
   if (scanJsonlHead(trimmed, 1)[0] !== undefined) return true
-  // The first errorOffset characters are a prefix of valid JSON, so a quote or comma in them is JSON's own.
+  // The first errorOffset characters are a prefix of valid JSON, so a quote or comma in them is JSON's own. A whole
+  // document with text after it on its line is a transcript that breaks when a format claims the document alone
+  // (`{"messages":[…]} xyz`), else a note that opens with JSON (`{"a": 1} and prose`).
   const prefix = trimmed.slice(0, errorOffset)
-  return !scanJsonPrefix(prefix).complete && (prefix.includes('"') || prefix.includes(','))
+  if (scanJsonPrefix(prefix).complete) return claimed(prefix)
+  return prefix.includes('"') || prefix.includes(',')
 }
 
 /**
@@ -241,7 +244,7 @@ export function detectFormat(head: string, sourceName: string, options: DetectFo
     )
   }
   const text = formats.find((format) => format.name === 'text')
-  if (text && !looksLikeJson(head)) {
+  if (text && !looksLikeJson(head, (document) => scoreFormats(document, formats).some((entry) => entry.score > DETECTION_THRESHOLD))) {
     const problem = notText(head)
     if (problem) throw new InvalidInputError(`expected a transcript, got ${problem}`, { file: sourceName })
     return text
