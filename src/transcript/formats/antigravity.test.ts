@@ -101,6 +101,16 @@ describe('antigravity (Google Antigravity transcript.jsonl)', () => {
     expect(shape(transcript.messages).at(-1)).toBe('tool:tool-result')
   })
 
+  it('reads a command step that says its command exited non-zero as an error result (a final re-test)', async () => {
+    const step = (index: number, fields: Record<string, unknown>) => JSON.stringify({ step_index: index, source: 'MODEL', status: 'DONE', created_at: '2026-10-05T13:37:36Z', ...fields })
+    const call = (index: number) => step(index, { type: 'PLANNER_RESPONSE', tool_calls: [{ name: 'run_command', args: { CommandLine: '"python app.py"' } }] })
+    const ran = (index: number, code: number) => step(index, { type: 'GENERIC', content: `Created At: 2026-10-05T13:37:36+07:00\nCompleted At: 2026-10-05T13:37:43+07:00\n\nThe command exited with code ${code}.\nOutput:\nTraceback (most recent call last):\nUnicodeEncodeError: 'charmap' codec can't encode` })
+    const text = [step(0, { source: 'USER_EXPLICIT', type: 'USER_INPUT', content: 'Run it.' }), call(1), ran(2, 1), call(3), ran(4, 0), ''].join('\n')
+    const transcript = await read('run.jsonl', text)
+    const results = transcript.messages.flatMap((message) => message.parts).filter((part) => part.type === 'tool-result')
+    expect(results.map((part) => part.isError)).toEqual([true, false])
+  })
+
   it('fails on a malformed line naming file:line:column and --lenient, and skips it with --lenient', async () => {
     const lines = fixture('write-files.jsonl').split('\n')
     const text = [...lines.slice(0, 4), '{"step_index": 4, "source": "MODEL", "type": "PLAN', ...lines.slice(4)].join('\n')
@@ -108,6 +118,11 @@ describe('antigravity (Google Antigravity transcript.jsonl)', () => {
     const transcript = await read('write-files.jsonl', text, true)
     expect(transcript.messages).toHaveLength(6)
     expect(transcript.warnings).toEqual([expect.stringMatching(/^write-files\.jsonl:5:\d+: .*line skipped$/)])
+    // A skipped line that was a call's execution step (cut in the file itself, a final re-test): the call stays
+    // unpaired, and the next execution step is not taken for its result.
+    const cut = [...lines.slice(0, 3), lines[3]!.slice(0, 60), JSON.stringify({ step_index: 9, source: 'MODEL', type: 'GENERIC', status: 'DONE', created_at: '2026-07-01T09:09:00Z', content: 'Message sent' }), ...lines.slice(4)].join('\n')
+    const unpaired = await read('write-files.jsonl', cut, true)
+    expect(unpaired.unpaired.map((entry) => `${entry.kind}:${entry.id}`)).toEqual(['call:step2-0', 'result:step9'])
     // A JSON line that is no step (no "type" string) is malformed the same way.
     const notStep = [...lines.slice(0, 2), '{"step_index": 2}', ...lines.slice(2)].join('\n')
     await expect(read('write-files.jsonl', notStep)).rejects.toThrow(/^write-files\.jsonl:3: expected an Antigravity step/)

@@ -116,6 +116,16 @@ function decodeCutString(literal: string): string | undefined {
  * lines and the newlines after them: the step's own timestamps (its `created_at` again), which, kept, would be the
  * first line of every failing result (`Created At: 2026-06-09T09:59:47Z` read as its error).
  */
+/**
+ * Whether a command step says its command exited non-zero (`The command exited with code 1.`, or, for a command the
+ * user ran, `The command failed with exit code: 1`), in the step's first lines: a failed command's result is an error
+ * as a `status: ERROR` step's is.
+ */
+export function exitedNonZero(content: string): boolean {
+  const found = /The command (?:exited with code|failed with exit code:) (-?\d+)/.exec(content.slice(0, 600))
+  return found !== null && Number(found[1]) !== 0
+}
+
 export function withoutStepHeader(content: string): string {
   let start = 0
   for (const label of ['Created At: ', 'Completed At: ']) {
@@ -151,7 +161,18 @@ async function* readSteps(context: LogReadContext): AsyncGenerator<Message> {
   const file = context.source.name
   let waiting: { id: string; name: string }[] = []
   const record = { expected: 'an Antigravity step object (a "type" string and a numeric "step_index")', accepts: isStep }
-  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning: (warning) => context.warnings.push(warning), record })) {
+  // A line --lenient skipped may have been the step that ran the oldest waiting call: after one, the calls waiting stay
+  // unpaired rather than take a later step's output as theirs.
+  let skippedLine = false
+  const onWarning = (warning: string): void => {
+    context.warnings.push(warning)
+    skippedLine = true
+  }
+  for await (const { line, value } of readJsonl(context.source, { lenient: context.lenient, onWarning, record })) {
+    if (skippedLine) {
+      waiting = []
+      skippedLine = false
+    }
     const at: FieldLocation = { file, line }
     const step = value as Record<string, unknown>
     const type = step['type'] as string
@@ -186,7 +207,7 @@ async function* readSteps(context: LogReadContext): AsyncGenerator<Message> {
       const call = waiting.shift()
       role = 'tool'
       key = 'tool'
-      parts = [{ type: 'tool-result', callId: call?.id ?? `step${index}`, ...(call ? { name: call.name } : {}), content: withoutStepHeader(content), isError: step['status'] === 'ERROR' }]
+      parts = [{ type: 'tool-result', callId: call?.id ?? `step${index}`, ...(call ? { name: call.name } : {}), content: withoutStepHeader(content), isError: step['status'] === 'ERROR' || exitedNonZero(content) }]
     } else {
       role = 'system'
       parts = [{ type: 'text', text: content }]
