@@ -18,6 +18,7 @@ import { createEstimator } from '../../estimate/index.js'
 import { FloorguardError } from '../../errors.js'
 import { createTokenizer } from '../../tokenize/index.js'
 import { readTranscript } from '../../transcript/read.js'
+import { collapseWarnings } from '../../transcript/_warnings.js'
 import { isGitLfsPointer } from '../../transcript/registry.js'
 import { readKeepingCompactions } from '../_compaction-records.js'
 import { sourceFromFile } from '../source.js'
@@ -82,7 +83,7 @@ async function readStoredSession(job: OpenCodeSessionJob, sessionFile: string): 
 
 /** A worker's answer for one job. */
 export type AuditJobResult =
-  | { readonly id: number; readonly kind: 'audit'; readonly audit: FileAudit }
+  | { readonly id: number; readonly kind: 'audit'; readonly audit: FileAudit; readonly warnings?: readonly string[] }
   | { readonly id: number; readonly kind: 'skip'; readonly reason: string }
   | { readonly id: number; readonly kind: 'fail'; readonly error: string; readonly internal: boolean; readonly stack?: string }
 
@@ -130,7 +131,9 @@ export async function auditFile(job: AuditJob, settings: AuditWorkerSettings, to
     }
     if (!job.explicit && auto && transcript.format === 'text') return { id: job.id, kind: 'skip', reason: 'plain text, no transcript format detected (--format text audits it)' }
     const audit = auditTranscript(transcript, { estimator: tools.estimator, tokenizer: tools.tokenizer, slot: settings.slot, file: job.file })
-    return { id: job.id, kind: 'audit', audit: { ...audit, bytes } }
+    // What --lenient skipped, summed up as check's are (see transcript/_warnings.ts), for the main thread to print.
+    const warnings = collapseWarnings(transcript.warnings ?? [])
+    return { id: job.id, kind: 'audit', audit: { ...audit, bytes }, ...(warnings.length > 0 ? { warnings } : {}) }
   } catch (error) {
     const known = FloorguardError.is(error)
     const message = error instanceof Error ? error.message : String(error)

@@ -194,6 +194,17 @@ describe.skipIf(!fresh)('floorguard audit as a process', () => {
     expect(named.stderr.trim()).toMatch(/^floorguard audit: lfs\/session\.jsonl: expected a transcript, got a Git LFS pointer\b.*`git lfs pull`[^\n]*$/)
   })
 
+  it('--lenient reports every line it skipped, as check does (a final re-test: audit skipped them silently)', () => {
+    mkdirSync(join(work, 'lenient'), { recursive: true })
+    const good = (uuid: string, parent: string | null, text: string) => ({ type: 'user', uuid, parentUuid: parent, sessionId: 's', isSidechain: false, message: { role: 'user', content: text } })
+    const text = lines([good('u1', null, 'first'), { type: 'user', uuid: 'u2', parentUuid: 'u1', sessionId: 's', isSidechain: false, message: { role: 'user', contenst: 'typo' } }, good('u3', 'u1', 'second')])
+    writeFileSync(join(work, 'lenient', 'session.jsonl'), `${text}{"truncated": \n`)
+    const run = audit(['lenient/session.jsonl', '--lenient'])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(/^floorguard audit: warning: lenient\/session\.jsonl:2: \/message\/content: .*: line skipped$/m)
+    expect(run.stderr).toMatch(/^floorguard audit: warning: lenient\/session\.jsonl:4:\d+: .*: line skipped$/m)
+  })
+
   it('--format NAME reads every file as NAME, as check does: the advice of a refused file works (a re-test: audit rejected --format)', () => {
     writeFileSync(join(work, 'quoted.json'), JSON.stringify('Fix src/app.ts; never push to main.'))
     const refused = audit(['quoted.json'])

@@ -315,6 +315,10 @@ export const auditCommand: CliCommand = {
         if (debug && result.stack) io.stderr(`${result.stack}\n`)
       } else {
         const { audit } = result
+        if (result.warnings) {
+          if (progress) io.stderr('\r\u001b[K')
+          for (const warning of result.warnings) io.stderr(`floorguard audit: warning: ${warning}\n`)
+        }
         // Kept for the totals: a summary's lost items (the bulk of a file's audit) are dropped, its cuts are counted.
         audited.push({ ...audit, summaries: audit.summaries.map((summary) => ({ ...summary, lost: [] })) })
         if (json) {
