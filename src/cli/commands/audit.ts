@@ -25,7 +25,7 @@ message/ and part/, e.g. ~/.local/share/opencode/storage) is audited session by 
   --slot N     the counterfactual compactor's summary slot in tokens (default 2000)
   --jobs N     files audited in parallel on worker threads (default: the number of cores)
   --json       print one JSON object: {"version":1,"files":[…],"totals":{…},"failed":[…],"skipped":[…]}
-  --lenient    skip a truncated last JSONL line (a log still being written)
+  --lenient    skip and report malformed JSONL lines and unreadable records (a truncated last line too)
 
 A progress bar goes to stderr when it is a terminal. A file that cannot be read gets one line on stderr naming it
 and what was expected; the other files are still audited.

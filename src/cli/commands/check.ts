@@ -22,7 +22,7 @@ compacted into a summary slot of N tokens. FILE defaults to standard input.
   --margin R    coherence margin ratio (default 0.2)
   --tokenizer   o200k_base (default), cl100k_base, approx (ceil(chars/4))
   --estimator   full (default), seed (the record's reference estimator), conservative (fixed floor)
-  --lenient     skip a truncated last JSONL line (a log still being written)
+  --lenient     skip and report malformed JSONL lines and unreadable records (a truncated last line too)
   --json        print one JSON object instead of the report
 
 Exit codes: 0 ran (whatever the decision), 2 bad usage or input, 1 internal error or failed write; 141 when the
