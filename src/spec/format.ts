@@ -15,7 +15,8 @@ export interface FormatSource {
 /** Options every reader accepts. */
 export interface ReadOptions {
   /**
-   * Skip a truncated last JSONL line (a log still being written) instead of failing. Nothing else is skipped.
+   * Skip, with a warning each (`transcript.warnings`), a JSONL line that is malformed or a record the reader cannot
+   * read (a truncated last line of a log still being written too) instead of failing.
    * @default false
    */
   readonly lenient?: boolean
