@@ -336,10 +336,17 @@ function payloadItems(
     }
   }
   for (let index = 0; index < spans.length; index++) {
-    pushBefore(spans.starts[index]!)
     let kind = spans.kindOf(index)
     let spanStart = spans.starts[index]!
     let spanEnd = spans.ends[index]!
+    // A manifest's version is written with the name it pins (`"vitest": "^2.1.9"`): the item the planner keys, so a
+    // later bump of the same package supersedes it. Found before the names before it are pushed, so starts increase.
+    const pair = kind === 'version' ? manifestPairStart(value, start, spanStart, spanEnd, end) : -1
+    if (pair !== -1) {
+      spanStart = pair
+      spanEnd++
+    }
+    pushBefore(spanStart)
     // A custom property's value (`--color-primary: #605BFF;`, `--radius: 12px;`) is written with its property.
     const property = kind === 'constant' || kind === 'number' ? customPropertyStart(value, start, spanStart, spanEnd, end) : -1
     if (property !== -1) spanStart = property
@@ -374,6 +381,41 @@ function addedLineSpans(value: string, start: number, end: number, caches: ScanC
   }
   return spans
 }
+
+/** The longest manifest key looked back over (npm allows 214 units): a longer run is no package name. */
+const MAX_MANIFEST_KEY = 214
+
+/**
+ * manifestPairStart(value, [start, end), [valueStart, valueEnd)) = where the quoted key starts when the version at
+ * `[valueStart, valueEnd)` is a JSON string's whole content after that key (`"vitest": "^2.1.9"`: a quote right
+ * before and after the version, up to 4 spaces or tabs around `:`, a key of no quote, backslash or space, its opening
+ * quote after the line's start, a space, `{` or `,`), else -1. The pair ends at the version's closing quote. Looks
+ * back at most {@link MAX_MANIFEST_KEY} units and the gap, so a long line costs no more per version.
+ */
+export function manifestPairStart(value: string, start: number, valueStart: number, valueEnd: number, end: number): number {
+  if (valueStart - start < 6 || valueEnd >= end || value.charCodeAt(valueStart - 1) !== 34 || value.charCodeAt(valueEnd) !== 34) return -1
+  let at = valueStart - 1
+  const gapLimit = Math.max(start, at - 4)
+  while (at > gapLimit && (value.charCodeAt(at - 1) === 32 || value.charCodeAt(at - 1) === 9)) at--
+  if (at === start || value.charCodeAt(at - 1) !== 58) return -1
+  at--
+  const colonLimit = Math.max(start, at - 4)
+  while (at > colonLimit && (value.charCodeAt(at - 1) === 32 || value.charCodeAt(at - 1) === 9)) at--
+  if (at === start || value.charCodeAt(at - 1) !== 34) return -1
+  const keyEnd = --at
+  const keyLimit = Math.max(start, keyEnd - MAX_MANIFEST_KEY - 1)
+  while (at > keyLimit && isManifestKeyUnit(value.charCodeAt(at - 1))) at--
+  if (at === keyEnd || at === start || value.charCodeAt(at - 1) !== 34) return -1
+  const quote = at - 1
+  if (quote > start) {
+    const before = value.charCodeAt(quote - 1)
+    if (before !== 32 && before !== 9 && before !== 10 && before !== 13 && before !== 123 && before !== 44) return -1
+  }
+  return quote
+}
+
+/** Units of a manifest key (a package name, `@scope/name`): anything but a quote, a backslash, a space or a control. */
+const isManifestKeyUnit = (code: number) => code > 32 && code !== 34 && code !== 92 && code !== 127
 
 /** The longest custom property name looked back over (`--color-text-main`): a longer run of units is no declaration. */
 const MAX_PROPERTY = 64

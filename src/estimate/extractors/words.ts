@@ -24,6 +24,8 @@ export function classifyWord(word: string, flags: number = wordFlags(word, 0, wo
   if (flags & AT && flags & DIGIT && NPM_PIN.test(word)) return 'version'
   if (flags & DOT && flags & DIGIT && (SEMVER.test(word) || (flags & HYPHEN && SUFFIXED_VERSION.test(word)))) return 'version'
   if (flags & COLON && flags & DIGIT && isImageReference(word)) return 'version'
+  // A Maven/Gradle coordinate pins its artifact as `requests==2.32.3` does its package: `group:artifact:version`.
+  if (flags & COLON && flags & DOT && flags & DIGIT && MAVEN_COORDINATE.test(word)) return 'version'
   // A comparator with a number (`>200`, `<=5ms`) is a threshold; a range needs a dotted version (`>=3.11`).
   if (flags & (COMPARE | EQUALS | OTHER) && flags & DIGIT && isComparator(word.charCodeAt(0)) && COMPARED_NUMBER.test(word)) return 'number'
   if (flags & EQUALS) {
@@ -194,6 +196,13 @@ const NPM_PIN = /^@?[A-Za-z0-9][\w./-]*@[\^~]?\d[\w.+-]*$/
 // A range is a version with an operator. `^2.0` needs a dot, `~1.2.3` three parts (`~22` and `~3.5` are approximations in
 // prose), and a comparator a dotted version (`>=3.11`; `>200` is a threshold, see COMPARED_NUMBER).
 const RANGE = /^(?:\^\d+(?:\.[\dx*]+)+|~\d+(?:\.[\dx*]+){2,}|(?:>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)+)(?:-[\w.]+)?(?:,(?:>=|<=|==|~=|!=|>|<)\d+(?:\.[\dx*]+)*)*$/
+/**
+ * A Maven/Gradle coordinate `group:artifact:version` (`org.springframework.boot:spring-boot-starter-web:3.3.4`,
+ * `junit:junit:4.13.2`, `…:1.0.0.RELEASE`): group and artifact start with a lower-case letter, as Maven's names do
+ * (`fatal:OSError:1.5` is glued words), the version with a digit and holds a dot (`host:port:8080`, `file.py:12:5`
+ * are no coordinates). No class holds `:`, so the match is linear.
+ */
+const MAVEN_COORDINATE = /^[a-z][\w.-]*:[a-z][\w.-]*:\d+(?:\.[\w-]+)+$/
 const SEMVER = /^v?\d+\.\d+\.\d+(?:[-+][\w.-]+)?$/
 /** A dotted version with a pre-release or build suffix: `23.05-SNAPSHOT`, `1.0-beta`. */
 const SUFFIXED_VERSION = /^v?\d+(?:\.\d+)+-[A-Za-z][\w.]*$/
