@@ -198,7 +198,7 @@ describe('claude-code: records of a known shape that cannot be read', () => {
       expect.stringMatching(/^r\.jsonl:2: \/message\/content: expected .*: line skipped$/),
       expect.stringMatching(/^r\.jsonl:3: expected JSON nested at most 512 levels deep, got deeper nesting: line skipped$/),
     ])
-    expect(transcript.envelope?.['skipped']).toMatchObject({ unreadable: 2 })
+    expect((transcript.envelope as Record<string, unknown> | undefined)?.['skipped']).toMatchObject({ unreadable: 2 })
   })
 })
 
