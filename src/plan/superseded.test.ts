@@ -64,6 +64,16 @@ describe('scanAssignments', () => {
     expect(scan('def f(block_size: int = 128):')).toEqual([])
   })
 
+  test('finds a Maven/Gradle coordinate, keyed by its group and artifact (each artifact of a group its own decision)', () => {
+    // A final re-test: a patch bumping spring-boot-starter-web 3.2.1 -> 3.3.4 left both current.
+    expect(scan("implementation 'org.springframework.boot:spring-boot-starter-web:3.3.4' and com.squareup.okhttp3:okhttp:4.12.0")).toEqual([
+      ['pin:org.springframework.boot:spring-boot-starter-web', '3.3.4'],
+      ['pin:com.squareup.okhttp3:okhttp', '4.12.0'],
+    ])
+    // No coordinate: a version without a dot, a longer chain, a capitalised part, a path with a line and column.
+    expect(scan('org.example:lib:5 and a:b:1.2:c and fatal:OSError:1.5 at src/app.ts:12:3')).toEqual([])
+  })
+
   test('finds a container image with its tag, keyed by the image name and the build stage it starts', () => {
     expect(scan('FROM pytorch/pytorch:2.4.0-cuda12.1-cudnn9-devel AS builder, then ghcr.io/org/app:v1.2.3 and python:3.11-slim.')).toEqual([
       ['image:pytorch/pytorch (builder)', '2.4.0-cuda12.1-cudnn9-devel'],

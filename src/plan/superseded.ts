@@ -87,6 +87,14 @@ export function scanAssignments(text: string, from: number, to: number, message:
     // build stage it starts when one is named (`FROM … AS builder`): a multi-stage Dockerfile's two images of one name
     // are two decisions, each current.
     const after = text.charCodeAt(end)
+    // A Maven/Gradle coordinate (`org.springframework.boot:spring-boot-starter-web:3.3.4`) pins its artifact: each
+    // artifact of a group is its own decision.
+    const coordinate = after === 58 && isLowerCode(code) ? coordinateAt(text, end, to) : undefined
+    if (coordinate) {
+      out.push(assignment('pin', `pin:${text.slice(index, coordinate.artifactEnd)}`, text, index, coordinate.versionEnd, coordinate.artifactEnd + 1, coordinate.versionEnd, message))
+      index = coordinate.versionEnd
+      continue
+    }
     const image = (after === 47 || after === 58) && code !== 64 ? imageReferenceAt(text, index, to) : undefined
     if (image) {
       const stage = stageAfter(text, image.end, to)
@@ -254,6 +262,28 @@ function readSpecifier(text: string, from: number, to: number): number {
 }
 
 /** A version: starts with a digit, holds a dot, made of `[0-9A-Za-z.*+!_-]`. Returns its end, or `from` if none. */
+function isLowerCode(code: number): boolean {
+  return code >= 97 && code <= 122
+}
+
+/**
+ * coordinateAt(text, colon) = where a Maven/Gradle coordinate's artifact and version end, for `group` ending at `colon`
+ * (`group:artifact:version`: the artifact opens with a lower-case letter, the version with a digit and holds a dot,
+ * as {@link readVersion} reads one), or undefined. Reads at most a name and a version past `colon`.
+ */
+function coordinateAt(text: string, colon: number, to: number): { artifactEnd: number; versionEnd: number } | undefined {
+  const artifactStart = colon + 1
+  if (!isLowerCode(text.charCodeAt(artifactStart))) return undefined
+  let artifactEnd = artifactStart
+  while (artifactEnd < to && artifactEnd - artifactStart < MAX_NAME_LENGTH && isNameCode(text.charCodeAt(artifactEnd))) artifactEnd++
+  if (text.charCodeAt(artifactEnd) !== 58) return undefined
+  const versionEnd = readVersion(text, artifactEnd + 1, to)
+  if (versionEnd === artifactEnd + 1) return undefined
+  // The coordinate ends there: not a longer name glued to it (`a:b:1.2:c`).
+  const next = text.charCodeAt(versionEnd)
+  return next === 58 || next === 47 ? undefined : { artifactEnd, versionEnd }
+}
+
 function readVersion(text: string, from: number, to: number): number {
   if (!isDigit(text.charCodeAt(from))) return from
   let end = from
