@@ -328,7 +328,7 @@ function signalOf(result: CompactResult, slot: number, context: RunContext, extr
 async function compactRange(context: RunContext, range: RuntimeRange): Promise<Outcome> {
   const { settings } = context
   if (!settings.verify) return unverified(context, range, settings.slot)
-  const attempt = settings.floorCheck ? await withRoom(context, range, settings.slot) : await guarded(context, range, settings.slot, fixedPlanner)
+  const attempt = settings.floorCheck ? await withRoom(context, range, settings.slot, true) : await guarded(context, range, settings.slot, fixedPlanner)
   if (attempt.result.kind !== 'refused') return success(attempt.result)
   const { result, plan } = attempt
   const refusal = result.refusal!
@@ -411,14 +411,40 @@ const fixedPlanner: CompactionPlanner = (segment, options) => {
 /**
  * `range` compacted at `slot` under the full checks; a part's slot is its floor rounded up to 100 tokens, so when a
  * summarizer's state block needs more (many short items, each with its line) the range gets one more plan in which
- * every part may use the whole slot. Every path that compacts under the checks (the first try, `raise-slot`,
+ * every part may use the whole slot, and with `widen`, when a part that had the whole slot still missed, one more at
+ * a wider margin ({@link MAX_RETRY_MARGIN}). Every path that compacts under the checks (the first try, `raise-slot`,
  * `other-segment`) goes through here.
  */
-async function withRoom(context: RunContext, range: RuntimeRange, slot: number): Promise<{ result: CompactResult; plan: CompactionPlan | undefined }> {
+async function withRoom(context: RunContext, range: RuntimeRange, slot: number, widen = false): Promise<{ result: CompactResult; plan: CompactionPlan | undefined }> {
   const attempt = await guarded(context, range, slot, keepingSummaries)
-  const tight = attempt.result.kind === 'refused' && attempt.result.refusal?.code === 'summarizer' && attempt.result.verification.parts.some((part) => part.slot < slot)
-  if (!tight) return attempt
-  return guarded(context, range, slot, keepingSummaries, slot)
+  const blockMissed = (result: CompactResult): boolean => result.kind === 'refused' && result.refusal?.code === 'summarizer'
+  if (!blockMissed(attempt.result)) return attempt
+  const tight = attempt.result.verification.parts.some((part) => part.slot < slot)
+  const roomier = tight ? await guarded(context, range, slot, keepingSummaries, slot) : attempt
+  if (!widen || !blockMissed(roomier.result) || context.estimator.marginRatio >= MAX_RETRY_MARGIN) return roomier
+  // On the first try (a policy's slot has its own retries), a part that had the whole slot and still missed (a
+  // floor-sized part of many short items, each with its line): the range planned once more with a wider coherence
+  // margin, so its parts are smaller and each block has room.
+  return guarded({ ...context, estimator: widened(context.estimator, MAX_RETRY_MARGIN) }, range, slot, keepingSummaries, slot)
+}
+
+/** The coherence margin of the last plan {@link withRoom} tries: the record's 15–25% band, and 10 points more. */
+const MAX_RETRY_MARGIN = 0.35
+
+/** `estimator` with a wider margin: the same items, `margin = ⌈irreducible × ratio⌉`. */
+function widened(estimator: FloorEstimatorV1, ratio: number): FloorEstimatorV1 {
+  return {
+    specificationVersion: estimator.specificationVersion,
+    name: estimator.name,
+    tokenizer: estimator.tokenizer,
+    marginRatio: ratio,
+    extract: (message, index) => estimator.extract(message, index),
+    estimate(messages, offset) {
+      const estimate = estimator.estimate(messages, offset)
+      const margin = Math.ceil(estimate.irreducible * ratio)
+      return { ...estimate, margin, total: estimate.irreducible + margin }
+    },
+  }
 }
 
 async function guarded(
