@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../../errors.js'
+import { formatLocation, InvalidInputError } from '../../errors.js'
 import type { FormatSource, ReadOptions, TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role, Transcript } from '../../spec/transcript.js'
 import { assertJsonDepth, MAX_JSON_DEPTH } from '../json.js'
@@ -51,6 +51,20 @@ export function logReaders(name: string, messages: LogMessages): Pick<Transcript
       return messages(contextOf(source, options))
     },
   }
+}
+
+/**
+ * Handles `error`, thrown while reading the record at `line`: a record that parses but that a reader cannot read (a
+ * misspelt key, a tool input nested past the limit) fails the read with the hint that `--lenient` skips it; with
+ * `--lenient` it is skipped and reported as a malformed line is (and counted as `unreadable`). Any other error is
+ * thrown as it is. Readers call it around the part of a record's reading that changes nothing before it fails.
+ */
+export function unreadableRecord(context: LogReadContext, line: number, error: unknown): void {
+  if (!(error instanceof InvalidInputError) || error.location?.line !== line) throw error
+  const detail = error.message.slice(formatLocation(error.location).length)
+  if (!context.lenient) throw new InvalidInputError(`${detail} (a record floorguard cannot read; --lenient skips such lines and reports them)`, error.location, { cause: error })
+  context.warnings.push(`${error.message}: line skipped`)
+  skip(context, 'unreadable')
 }
 
 /** Counts one record that carries no transcript content. */

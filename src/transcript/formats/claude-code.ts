@@ -26,7 +26,7 @@
  *   Branches abandoned by an edit-and-resubmit stay in the transcript.
  * - `redacted_thinking` blocks have no readable text and are counted, not represented.
  */
-import { formatLocation, InvalidInputError } from '../../errors.js'
+import { InvalidInputError } from '../../errors.js'
 import type { TranscriptFormatV1 } from '../../spec/format.js'
 import type { Message, Part, Role } from '../../spec/transcript.js'
 import { isRecord } from '../_json-prefix.js'
@@ -47,6 +47,7 @@ import {
   placeholder,
   skip,
   stringField,
+  unreadableRecord,
 } from './_log.js'
 
 /**
@@ -239,21 +240,12 @@ async function* readClaudeCode(context: LogReadContext): AsyncGenerator<Message>
     }
   }
 
-  /**
-   * Reads one record through `read`: a record that parses but is not one floorguard can read (a misspelt key, a tool
-   * input nested past the limit) fails the read with the hint that `--lenient` skips it; with `--lenient` it is skipped
-   * and reported as a malformed line is. Reading a record yields nothing before its fields are checked, so a skipped
-   * record leaves no part behind.
-   */
+  /** Reads one record through `read`, a record it cannot read handled by {@link unreadableRecord}: `read` yields nothing before its fields are checked. */
   function* readable(line: number, read: () => Generator<Message>): Generator<Message> {
     try {
       yield* read()
     } catch (error) {
-      if (!(error instanceof InvalidInputError) || error.location?.line !== line) throw error
-      const detail = error.message.slice(formatLocation(error.location).length)
-      if (!context.lenient) throw new InvalidInputError(`${detail} (a record floorguard cannot read; --lenient skips such lines and reports them)`, error.location, { cause: error })
-      context.warnings.push(`${error.message}: line skipped`)
-      skip(context, 'unreadable')
+      unreadableRecord(context, line, error)
     }
   }
 

@@ -143,6 +143,21 @@ describe('codex mapping', () => {
     ])
   })
 
+  it('a response item that parses but cannot be read names --lenient, and --lenient skips and reports it', async () => {
+    // The shared rule Claude Code's reader follows (transcript/formats/_log.ts, unreadableRecord): a call without its
+    // name was fatal even with --lenient.
+    const record = (payload: Record<string, unknown>) => JSON.stringify({ timestamp: '2026-06-01T10:00:00.000Z', type: 'response_item', payload })
+    const text = [
+      record({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Run the tests.' }] }),
+      record({ type: 'function_call', arguments: '{}', call_id: 'c1' }),
+      record({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }),
+    ].join('\n')
+    await expect(read('u.jsonl', `${text}\n`)).rejects.toThrow(/^u\.jsonl:2: \/payload\/name: expected a string.*\(a record floorguard cannot read; --lenient skips such lines and reports them\)$/)
+    const transcript = await codexFormat.read(sourceFromString('u.jsonl', `${text}\n`), { lenient: true })
+    expect(transcript.messages.map((message) => message.role)).toEqual(['user', 'assistant'])
+    expect(transcript.warnings).toEqual([expect.stringMatching(/^u\.jsonl:2: \/payload\/name: expected a string.*: line skipped$/)])
+  })
+
   it('names the line and field of a malformed record', async () => {
     await expect(read('bad.jsonl', '{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"robot","content":[]}}\n')).rejects.toThrow(
       'bad.jsonl:1: /payload/role: expected "user", "assistant", "developer" or "system", got the string "robot"',

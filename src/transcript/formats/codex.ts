@@ -41,6 +41,7 @@ import {
   parseArguments,
   skip,
   stringField,
+  unreadableRecord,
 } from './_log.js'
 
 /** How many `event_msg` messages a rollout without response items may hold back before they are used as is. */
@@ -139,8 +140,13 @@ async function* readCodex(context: LogReadContext): AsyncGenerator<Message> {
     let closed: Message | undefined
     switch (type) {
       case 'response_item': {
-        const item = expectObject(payload, at, '/payload')
-        const mapped = responseItem(item, at, context, payloadAt)
+        let mapped: ReturnType<typeof responseItem>
+        try {
+          mapped = responseItem(expectObject(payload, at, '/payload'), at, context, payloadAt)
+        } catch (error) {
+          unreadableRecord(context, line, error)
+          break
+        }
         if (mapped === undefined) break
         if (!sawResponseMessages) {
           sawResponseMessages = true
